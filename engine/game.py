@@ -1,0 +1,302 @@
+"""A game: seats and stacks across hands, the button, blind levels, eliminations and standings.
+
+R5-R10 and R31-R34. The game owns at most one hand at a time; the last hand stays readable after
+it ends until the next one starts, so the table can show its result.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.actions import Action, ActionError, ActionKind
+from engine.cards import Card, shuffled_deck
+from engine.hand import Hand, HandSettings
+from engine.history import hand_record, replay
+
+STATE_VERSION = 1
+STARTING_STACK = 1000  # R3
+BLIND_LEVELS: tuple[tuple[int, int], ...] = (  # R10
+    (10, 20), (15, 30), (25, 50), (50, 100), (75, 150), (100, 200), (150, 300), (200, 400),
+    (300, 600), (400, 800), (500, 1000), (750, 1500), (1000, 2000), (1500, 3000),
+    (2000, 4000), (3000, 6000),
+)
+BLIND_SPEEDS = (5, 10, 20)
+GAME_LENGTHS = (None, 30, 60)  # None: until one player holds every chip (R32)
+
+
+class GameError(ValueError):
+    """A request the game cannot carry out (start a hand while one runs, and the like)."""
+
+
+def level_for_hand(hand_number: int, every: int) -> int:
+    """Index into BLIND_LEVELS for the ``hand_number``-th hand (1-based); the last level stays."""
+    return min((hand_number - 1) // every, len(BLIND_LEVELS) - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class GameSettings:
+    blind_every: int = 10
+    max_hands: int | None = None
+    starting_stack: int = STARTING_STACK
+
+    def __post_init__(self) -> None:
+        if self.blind_every not in BLIND_SPEEDS:
+            raise GameError("blinds rise every 5, 10 or 20 hands")
+        if self.max_hands not in GAME_LENGTHS:
+            raise GameError("a game lasts until one player has every chip, or 30 or 60 hands")
+        if self.starting_stack <= 0:
+            raise GameError("the starting stack must be positive")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "blind_every": self.blind_every,
+            "max_hands": self.max_hands,
+            "starting_stack": self.starting_stack,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameSettings:
+        return cls(int(data["blind_every"]), data.get("max_hands"), int(data["starting_stack"]))
+
+
+@dataclass(slots=True)
+class SeatState:
+    seat: int
+    stack: int
+    is_person: bool
+    out_hand: int | None = None  # the hand in which the player lost their last chip
+    out_stack: int = 0  # their stack at the start of that hand (R31 tie-break)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat, "stack": self.stack, "is_person": self.is_person,
+            "out_hand": self.out_hand, "out_stack": self.out_stack,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    place: int
+    seat: int
+    chips: int
+    out_hand: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"place": self.place, "seat": self.seat, "chips": self.chips, "out_hand": self.out_hand}
+
+
+class Game:
+    def __init__(
+        self,
+        settings: GameSettings,
+        seats: Mapping[int, bool],
+        rng: random.Random | None = None,
+    ) -> None:
+        """``seats`` maps seat number (0-5) to True for a person, False for a computer player.
+
+        The first button is drawn at random among the seated players (R5).
+        """
+        if not 2 <= len(seats) <= 6:
+            raise GameError("a table has 2 to 6 players")  # R1
+        if any(not 0 <= s <= 9 for s in seats):
+            raise GameError("seat numbers run from 0 to 9")
+        self.settings = settings
+        self.seats: dict[int, SeatState] = {
+            s: SeatState(s, settings.starting_stack, bool(p)) for s, p in sorted(seats.items())
+        }
+        chooser = rng if rng is not None else secrets.SystemRandom()
+        self.button: int = chooser.choice(sorted(self.seats))
+        self.last_big_blind: int | None = None
+        self.hand_number = 0
+        self.hand: Hand | None = None
+        self.finished = False
+        self._first_hand = True
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def players_with_chips(self) -> list[int]:
+        return [s for s, st in self.seats.items() if st.stack > 0]
+
+    @property
+    def level(self) -> int:
+        return level_for_hand(max(self.hand_number, 1), self.settings.blind_every)
+
+    @property
+    def blinds(self) -> tuple[int, int]:
+        return BLIND_LEVELS[self.level]
+
+    def hands_to_next_level(self) -> int | None:
+        """Hands still to be dealt at this level after the current one (None at the last level)."""
+        if self.level == len(BLIND_LEVELS) - 1:
+            return None
+        every = self.settings.blind_every
+        return every - 1 - (max(self.hand_number, 1) - 1) % every
+
+    @property
+    def hand_running(self) -> bool:
+        return self.hand is not None and not self.hand.finished
+
+    def total_chips(self) -> int:
+        """Every chip at the table: stacks, plus what is in the running hand."""
+        if self.hand_running:
+            assert self.hand is not None
+            in_hand = set(self.hand.seats)
+            outside = sum(st.stack for s, st in self.seats.items() if s not in in_hand)
+            return outside + sum(self.hand.stack) + sum(self.hand.total)
+        return sum(st.stack for st in self.seats.values())
+
+    # ------------------------------------------------------------------ playing
+    def _next_with_chips(self, after: int) -> int:
+        ordered = sorted(self.seats)
+        start = ordered.index(after)
+        for k in range(1, len(ordered) + 1):
+            seat = ordered[(start + k) % len(ordered)]
+            if self.seats[seat].stack > 0:
+                return seat
+        raise GameError("nobody has chips")
+
+    def _choose_button(self) -> int:
+        if self._first_hand:
+            return self.button
+        # R7: the button moves to the next player to the left who still has chips.
+        button = self._next_with_chips(self.button)
+        if len(self.players_with_chips) == 2:
+            # R8: heads-up the button posts the small blind; move it one more seat if the other
+            # player would otherwise post the big blind twice in a row.
+            other = self._next_with_chips(button)
+            if other == self.last_big_blind:
+                button = other
+        return button
+
+    def start_hand(self, deck: Sequence[Card] | None = None, seed: int | None = None) -> Hand:
+        """Deal the next hand with ``deck`` (tests, replays), a seeded deck, or a secure shuffle."""
+        if self.finished:
+            raise GameError("the game is over")
+        if self.hand_running:
+            raise GameError("a hand is already being played")
+        self.button = self._choose_button()
+        self._first_hand = False
+        self.hand_number += 1
+        small, big = self.blinds
+        dealt = self.players_with_chips
+        settings = HandSettings(
+            hand_number=self.hand_number,
+            seats=tuple(dealt),
+            stacks=tuple(self.seats[s].stack for s in dealt),
+            button=self.button,
+            small_blind=small,
+            big_blind=big,
+        )
+        hand = Hand(settings, list(deck) if deck is not None else shuffled_deck(seed))
+        self.hand = hand
+        self.last_big_blind = hand.seats[hand.big_blind_index]
+        if hand.finished:
+            self._settle()
+        return hand
+
+    def act(self, seat: int, kind: ActionKind | str, amount: object = None) -> Action:
+        """Apply an action to the running hand (``ActionError`` when refused)."""
+        if self.hand is None or self.hand.finished:
+            raise ActionError("no_hand", "No hand is being played right now.")
+        action = self.hand.act(seat, kind, amount)
+        if self.hand.finished:
+            self._settle()
+        return action
+
+    def _settle(self) -> None:
+        hand = self.hand
+        assert hand is not None and hand.finished
+        for seat, start, end in zip(hand.seats, hand.settings.stacks, hand.stack, strict=True):
+            state = self.seats[seat]
+            state.stack = end
+            if end == 0:
+                state.out_hand = hand.settings.hand_number  # R31
+                state.out_stack = start
+        with_chips = self.players_with_chips
+        persons = [st for st in self.seats.values() if st.is_person]
+        if (
+            len(with_chips) <= 1
+            or (self.settings.max_hands is not None and self.hand_number >= self.settings.max_hands)
+            or (persons and all(st.stack == 0 for st in persons))  # R33
+        ):
+            self.finished = True
+
+    def set_person(self, seat: int, is_person: bool) -> None:
+        """A computer player takes over a person's seat (or the reverse) keeping its chips."""
+        self.seats[seat].is_person = is_person
+
+    def end_now(self) -> None:
+        """Finish the game between hands (a moderator closed the table)."""
+        if self.hand_running:
+            raise GameError("finish or cancel the running hand first")
+        self.finished = True
+
+    def cancel_hand(self) -> None:
+        """Call the running hand off: every chip goes back to where it was when it began."""
+        if not self.hand_running:
+            return
+        assert self.hand is not None
+        for seat, start in zip(self.hand.seats, self.hand.settings.stacks, strict=True):
+            self.seats[seat].stack = start
+        self.hand = None
+
+    def standings(self) -> list[Standing]:
+        """R32, R34: players still in by chips, then those who left, last out first.
+
+        Equal chips share a place; two players out in the same hand are ordered by the stack
+        they started it with, equal stacks sharing the place (R31).
+        """
+        def key(st: SeatState) -> tuple[int, int, int]:
+            if st.stack > 0 or st.out_hand is None:
+                return (1, st.stack, 0)
+            return (0, st.out_hand, st.out_stack)
+
+        ordered = sorted(self.seats.values(), key=key, reverse=True)
+        result: list[Standing] = []
+        for position, st in enumerate(ordered, start=1):
+            if result and key(ordered[position - 2]) == key(st):
+                place = result[-1].place
+            else:
+                place = position
+            result.append(Standing(place, st.seat, st.stack, st.out_hand if st.stack == 0 else None))
+        return result
+
+    # ------------------------------------------------------------------ JSON
+    def to_dict(self) -> dict[str, Any]:
+        """The whole game as JSON (the running hand as its record: it contains the deck)."""
+        return {
+            "version": STATE_VERSION,
+            "settings": self.settings.to_dict(),
+            "seats": [st.to_dict() for st in self.seats.values()],
+            "button": self.button,
+            "last_big_blind": self.last_big_blind,
+            "hand_number": self.hand_number,
+            "first_hand": self._first_hand,
+            "finished": self.finished,
+            "hand": hand_record(self.hand) if self.hand is not None else None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Game:
+        if data.get("version") != STATE_VERSION:
+            raise GameError(f"unknown game state version {data.get('version')!r}")
+        game = cls.__new__(cls)
+        game.settings = GameSettings.from_dict(data["settings"])
+        game.seats = {
+            int(d["seat"]): SeatState(
+                int(d["seat"]), int(d["stack"]), bool(d["is_person"]), d.get("out_hand"),
+                int(d.get("out_stack", 0)),
+            )
+            for d in data["seats"]
+        }
+        game.button = int(data["button"])
+        game.last_big_blind = data.get("last_big_blind")
+        game.hand_number = int(data["hand_number"])
+        game._first_hand = bool(data["first_hand"])
+        game.finished = bool(data["finished"])
+        game.hand = replay(data["hand"]) if data.get("hand") else None
+        return game

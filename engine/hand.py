@@ -1,0 +1,556 @@
+"""One hand of no-limit hold'em: blinds, the deal, four betting rounds, pots and the showdown.
+
+A hand is fully determined by its settings, the deck order and the list of actions; the same
+three always rebuild the same state and events (``engine.history.replay``). Players are held by
+index in seat order; public methods speak in seat numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.actions import Action, ActionError, ActionKind, LegalActions
+from engine.cards import Card
+from engine.evaluator import HandValue, evaluate
+from engine.events import (
+    ACTION,
+    AWARD,
+    BOARD,
+    BURN,
+    DEAL_HOLE,
+    HAND_END,
+    MUCK,
+    POST_BIG_BLIND,
+    POST_SMALL_BLIND,
+    SHOW,
+    UNCALLED,
+    Event,
+)
+from engine.pots import Pot, build_pots, split_pot
+
+STREETS = ("preflop", "flop", "turn", "river")
+MAX_CHIPS = 10**12  # far above any stack this game can reach; larger amounts are refused as absurd
+
+
+@dataclass(frozen=True, slots=True)
+class HandSettings:
+    """Who is dealt in and with how many chips, where the button is, and the blinds."""
+
+    hand_number: int
+    seats: tuple[int, ...]  # seat numbers of the players dealt in, increasing
+    stacks: tuple[int, ...]  # their chips at the start of the hand, same order
+    button: int  # seat number of the button; one of ``seats``
+    small_blind: int
+    big_blind: int
+
+    def __post_init__(self) -> None:
+        if len(self.seats) < 2:
+            raise ValueError("a hand needs at least two players with chips")
+        if len(self.seats) != len(self.stacks) or list(self.seats) != sorted(set(self.seats)):
+            raise ValueError("seats must be distinct and increasing, one stack per seat")
+        if any(not isinstance(s, int) or s <= 0 for s in self.stacks):
+            raise ValueError("every player dealt in must have a whole, positive number of chips")
+        if self.button not in self.seats:
+            raise ValueError(f"the button seat {self.button} is not dealt in")
+        if not 0 < self.small_blind <= self.big_blind:
+            raise ValueError("blinds must be positive with the small blind not above the big")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hand_number": self.hand_number,
+            "seats": list(self.seats),
+            "stacks": list(self.stacks),
+            "button": self.button,
+            "small_blind": self.small_blind,
+            "big_blind": self.big_blind,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> HandSettings:
+        return cls(
+            hand_number=int(data["hand_number"]),
+            seats=tuple(int(s) for s in data["seats"]),
+            stacks=tuple(int(s) for s in data["stacks"]),
+            button=int(data["button"]),
+            small_blind=int(data["small_blind"]),
+            big_blind=int(data["big_blind"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    pot: int  # 0 = main pot
+    seat: int
+    amount: int
+    hand: HandValue | None  # None when the pot was won without a showdown
+
+
+class Hand:
+    """The state machine of one hand. Create it, then call ``act`` until ``finished``."""
+
+    def __init__(self, settings: HandSettings, deck: Sequence[Card]) -> None:
+        if len(deck) != 52 or len(set(deck)) != 52:
+            raise ValueError("the deck must hold each of the 52 cards once")
+        self.settings = settings
+        self.deck: tuple[Card, ...] = tuple(deck)
+        self.seats = settings.seats
+        n = len(self.seats)
+        self.n = n
+        self.stack = list(settings.stacks)
+        self.bet = [0] * n  # chips put in during the current round
+        self.total = [0] * n  # chips put in during the whole hand
+        self.folded = [False] * n
+        self.acted = [False] * n
+        self.acted_at = [0] * n  # the current bet level right after the player's last action
+        self.hole: list[tuple[Card, ...]] = [()] * n
+        self.board: list[Card] = []
+        self.events: list[Event] = []
+        self.actions: list[Action] = []
+        self.street = 0
+        self.current_bet = 0
+        self.min_raise = settings.big_blind
+        self.last_aggressor: int | None = None
+        self.to_act: int | None = None
+        self.finished = False
+        self.awards: list[Award] = []
+        self.shown: dict[int, HandValue] = {}  # player index -> shown hand
+        self.pots: list[Pot] = []
+        self._next_card = 0
+        self.burnt: list[Card] = []  # server-side only; never part of any view
+        self.button_index = self.seats.index(settings.button)
+        self._start()
+
+    # ----------------------------------------------------------------- seats and order
+    def index_of(self, seat: int) -> int:
+        try:
+            return self.seats.index(seat)
+        except ValueError:
+            raise ActionError("unknown_seat", f"Seat {seat} is not playing this hand.") from None
+
+    def _order_from(self, start: int) -> list[int]:
+        """Player indexes going left (R4) beginning with ``start``."""
+        return [(start + k) % self.n for k in range(self.n)]
+
+    def _left_of_button(self) -> list[int]:
+        return self._order_from(self.button_index + 1)
+
+    @property
+    def in_hand(self) -> list[int]:
+        return [i for i in range(self.n) if not self.folded[i]]
+
+    def is_all_in(self, i: int) -> bool:
+        return not self.folded[i] and self.stack[i] == 0
+
+    @property
+    def small_blind_index(self) -> int:
+        return self.button_index if self.n == 2 else (self.button_index + 1) % self.n
+
+    @property
+    def big_blind_index(self) -> int:
+        return (self.small_blind_index + 1) % self.n
+
+    # ----------------------------------------------------------------- start
+    def _draw(self) -> Card:
+        card = self.deck[self._next_card]
+        self._next_card += 1
+        return card
+
+    def _post(self, i: int, amount: int, kind: str) -> None:
+        paid = min(amount, self.stack[i])
+        self.stack[i] -= paid
+        self.bet[i] += paid
+        self.total[i] += paid
+        self.events.append(
+            Event(kind, seat=self.seats[i], amount=paid, to=self.bet[i], all_in=self.stack[i] == 0)
+        )
+
+    def _start(self) -> None:
+        s = self.settings
+        # R6, R9: blinds, short blinds post what they have.
+        self._post(self.small_blind_index, s.small_blind, POST_SMALL_BLIND)
+        self._post(self.big_blind_index, s.big_blind, POST_BIG_BLIND)
+        # R9, R15: the full big blind is the bet to call and the size of the first raise.
+        self.current_bet = s.big_blind
+        self.min_raise = s.big_blind
+        # R11: one card at a time, starting left of the button.
+        order = self._left_of_button()
+        dealt: list[list[Card]] = [[] for _ in range(self.n)]
+        for _ in range(2):
+            for i in order:
+                dealt[i].append(self._draw())
+        for i in order:
+            self.hole[i] = tuple(dealt[i])
+            self.events.append(
+                Event(DEAL_HOLE, seat=self.seats[i], cards=tuple(str(c) for c in dealt[i]))
+            )
+        # R12: preflop the player left of the big blind acts first (heads-up: the button).
+        self._begin_round(first=(self.big_blind_index + 1) % self.n)
+
+    # ----------------------------------------------------------------- what a player may do
+    def _call_to(self, i: int) -> int:
+        """The round total a call reaches. When nobody else still in has chips, a call matches
+        only what was actually put in (R17), so a short big blind is called for what it posted."""
+        others = [j for j in range(self.n) if j != i and not self.folded[j]]
+        if any(self.stack[j] > 0 for j in others):
+            return self.current_bet
+        return min(self.current_bet, max((self.bet[j] for j in others), default=0))
+
+    def _raise_block(self, i: int) -> str:
+        """Why player ``i`` may not bet or raise now, or "" when they may."""
+        if self.stack[i] + self.bet[i] <= self._call_to(i):
+            return "You do not have enough chips to raise."
+        # R17: someone else still in must be able to put in more than the current bet.
+        if not any(
+            j != i and not self.folded[j] and self.bet[j] + self.stack[j] > self.current_bet
+            for j in range(self.n)
+        ):
+            return "Nobody left in the hand can answer a raise: you may only call or fold."
+        # R16: a short all in does not reopen the betting for players who already acted.
+        if self.acted[i] and self.current_bet - self.acted_at[i] < self.min_raise:
+            return "The betting was not reopened: you may only call or fold."
+        return ""
+
+    def _needs_action(self, i: int) -> bool:
+        if self.folded[i] or self.stack[i] == 0:
+            return False
+        owes = self._call_to(i) > self.bet[i]
+        if self.acted[i] and not owes:
+            return False
+        # R17: with nothing to call and no one able to answer a bet, there is no betting.
+        return owes or not self._raise_block(i)
+
+    def legal_actions(self) -> LegalActions | None:
+        """What the player to act may do, or ``None`` when nobody is to act."""
+        if self.to_act is None:
+            return None
+        i = self.to_act
+        call_to = self._call_to(i)
+        call = max(0, min(call_to - self.bet[i], self.stack[i]))
+        all_in_to = self.bet[i] + self.stack[i]
+        block = self._raise_block(i)
+        kind: ActionKind | None = None
+        min_to = max_to = None
+        if not block:
+            kind = ActionKind.BET if self.current_bet == 0 else ActionKind.RAISE
+            min_to = min(self.current_bet + self.min_raise, all_in_to)
+            max_to = all_in_to
+        return LegalActions(
+            seat=self.seats[i],
+            can_check=call_to <= self.bet[i],
+            call=call,
+            call_all_in=call > 0 and call == self.stack[i],
+            bet_or_raise=kind,
+            min_to=min_to,
+            max_to=max_to,
+            all_in_to=all_in_to,
+            reason=block,
+        )
+
+    @property
+    def seat_to_act(self) -> int | None:
+        return None if self.to_act is None else self.seats[self.to_act]
+
+    # ----------------------------------------------------------------- acting
+    def act(self, seat: int, kind: ActionKind | str, amount: object = None) -> Action:
+        """Apply one action or raise ``ActionError`` with a reason a person can read.
+
+        Nothing changes when the action is refused.
+        """
+        action = self.check_action(seat, kind, amount)
+        self._apply(action)
+        return action
+
+    def check_action(self, seat: int, kind: ActionKind | str, amount: object = None) -> Action:
+        """Validate an action without applying it; returns it in normal form."""
+        if self.finished:
+            raise ActionError("hand_over", "This hand is over.")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ActionError("bad_seat", "The seat must be a seat number.")
+        i = self.index_of(seat)
+        if i != self.to_act:
+            waiting = self.seat_to_act
+            raise ActionError("not_your_turn", f"It is not your turn: seat {waiting} is to act.")
+        try:
+            kind = ActionKind(kind)
+        except ValueError:
+            raise ActionError(
+                "unknown_action", f"{kind!r} is not an action: fold, check, call, bet, raise or all_in."
+            ) from None
+        legal = self.legal_actions()
+        assert legal is not None
+        if kind in (ActionKind.BET, ActionKind.RAISE):
+            to = _whole_chips(amount)
+        elif amount is not None and kind != ActionKind.ALL_IN:
+            raise ActionError("bad_amount", f"A {kind.value} takes no amount.")
+        else:
+            to = None
+
+        if kind == ActionKind.FOLD:
+            return Action(seat, kind)
+        if kind == ActionKind.CHECK:
+            if not legal.can_check:
+                raise ActionError(
+                    "cannot_check", f"You cannot check: it costs {legal.call} to call."
+                )
+            return Action(seat, kind)
+        if kind == ActionKind.CALL:
+            if legal.can_check:
+                raise ActionError("nothing_to_call", "There is nothing to call: you can check.")
+            return Action(seat, kind)
+        if kind == ActionKind.ALL_IN:
+            if legal.bet_or_raise is None and legal.all_in_to > self.bet[i] + legal.call:
+                raise ActionError("raise_not_allowed", legal.reason)
+            if legal.all_in_to == self.bet[i]:
+                raise ActionError("no_chips", "You have no chips left to put in.")
+            return Action(seat, kind)
+        # Bet or raise.
+        assert to is not None
+        if kind == ActionKind.BET and self.current_bet > 0:
+            raise ActionError(
+                "bet_not_allowed", f"There is already a bet of {self.current_bet}: raise instead."
+            )
+        if kind == ActionKind.RAISE and self.current_bet == 0:
+            raise ActionError("raise_not_allowed", "There is no bet to raise: bet instead.")
+        if legal.bet_or_raise is None or legal.min_to is None or legal.max_to is None:
+            raise ActionError("raise_not_allowed", legal.reason)
+        if to > legal.max_to:
+            raise ActionError(
+                "above_stack", f"You can put in at most {legal.max_to} this round (all in)."
+            )
+        if to < legal.min_to:
+            word = "bet" if kind == ActionKind.BET else "raise"
+            raise ActionError(
+                "below_minimum",
+                f"The smallest {word} is to {legal.min_to} (or all in for {legal.all_in_to}).",
+            )
+        return Action(seat, kind, to)
+
+    def timeout_action(self) -> Action:
+        """P1: a player out of time checks when they can and folds otherwise."""
+        legal = self.legal_actions()
+        if legal is None:
+            raise ActionError("hand_over", "Nobody is to act.")
+        kind = ActionKind.CHECK if legal.can_check else ActionKind.FOLD
+        return Action(legal.seat, kind)
+
+    def _apply(self, action: Action) -> None:
+        i = self.seats.index(action.seat)
+        street = STREETS[self.street]
+        kind = action.kind
+        self.actions.append(action)
+        if kind == ActionKind.FOLD:
+            self.folded[i] = True
+            self.events.append(Event(ACTION, seat=action.seat, action="fold", street=street))
+        elif kind == ActionKind.CHECK:
+            self.events.append(Event(ACTION, seat=action.seat, action="check", street=street))
+        else:
+            if kind == ActionKind.CALL:
+                to = min(self._call_to(i), self.bet[i] + self.stack[i])
+            elif kind == ActionKind.ALL_IN:
+                to = self.bet[i] + self.stack[i]
+            else:
+                assert action.amount is not None
+                to = action.amount
+            added = to - self.bet[i]
+            self.stack[i] -= added
+            self.bet[i] = to
+            self.total[i] += added
+            name = kind.value
+            if to > self.current_bet:
+                # R15/R16: only a full raise sets the new minimum and reopens the betting.
+                if to - self.current_bet >= self.min_raise:
+                    self.min_raise = to - self.current_bet
+                name = "bet" if self.current_bet == 0 else "raise"
+                self.current_bet = to
+                self.last_aggressor = i
+            elif kind == ActionKind.ALL_IN:
+                name = "call"
+            self.events.append(
+                Event(
+                    ACTION, seat=action.seat, action=name, amount=added, to=to,
+                    street=street, all_in=self.stack[i] == 0,
+                )
+            )
+        self.acted[i] = True
+        self.acted_at[i] = self.current_bet
+        self._advance(i)
+
+    # ----------------------------------------------------------------- flow
+    def _begin_round(self, first: int) -> None:
+        for i in self._order_from(first):
+            if self._needs_action(i):
+                self.to_act = i
+                return
+        self.to_act = None
+        self._end_round()
+
+    def _advance(self, last: int) -> None:
+        remaining = self.in_hand
+        if len(remaining) == 1:
+            self._return_uncalled()
+            self._win_uncontested(remaining[0])
+            return
+        for i in self._order_from(last + 1):
+            if self._needs_action(i):
+                self.to_act = i
+                return
+        self.to_act = None
+        self._end_round()
+
+    def _return_uncalled(self) -> None:
+        """R19: the part of the biggest bet that nobody matched goes back to its owner."""
+        top = max(range(self.n), key=lambda i: self.bet[i])
+        second = max((self.bet[i] for i in range(self.n) if i != top), default=0)
+        excess = self.bet[top] - second
+        if excess > 0:
+            self.bet[top] -= excess
+            self.total[top] -= excess
+            self.stack[top] += excess
+            self.events.append(Event(UNCALLED, seat=self.seats[top], amount=excess))
+
+    def _end_round(self) -> None:
+        self._return_uncalled()
+        self.bet = [0] * self.n
+        with_chips = [i for i in self.in_hand if self.stack[i] > 0]
+        if self.street == 3 or len(with_chips) <= 1:
+            self._showdown()
+            return
+        self.street += 1
+        self._deal_street()
+        self.current_bet = 0
+        self.min_raise = self.settings.big_blind
+        self.acted = [False] * self.n
+        self.acted_at = [0] * self.n
+        self.last_aggressor = None
+        # R13: first player still in with chips to the left of the button.
+        self._begin_round(first=(self.button_index + 1) % self.n)
+
+    def _deal_street(self) -> None:
+        self.burnt.append(self._draw())  # R11: burn one card before each street
+        self.events.append(Event(BURN, street=STREETS[self.street]))
+        count = 3 if self.street == 1 else 1
+        cards = [self._draw() for _ in range(count)]
+        self.board.extend(cards)
+        self.events.append(
+            Event(BOARD, street=STREETS[self.street], cards=tuple(str(c) for c in cards))
+        )
+
+    # ----------------------------------------------------------------- the end
+    def _win_uncontested(self, winner: int) -> None:
+        """R20: everyone else folded; the last player takes every pot and shows nothing."""
+        self.pots = build_pots(self.total, self.folded)
+        amount = sum(self.total)
+        self.stack[winner] += amount
+        self.awards.append(Award(0, self.seats[winner], amount, None))
+        self.events.append(Event(AWARD, seat=self.seats[winner], amount=amount, pot=0))
+        self._finish()
+
+    def _showdown(self) -> None:
+        contenders = self.in_hand
+        all_in = any(self.stack[i] == 0 for i in contenders)
+        order = [i for i in self._left_of_button() if not self.folded[i]]
+        if all_in:
+            # R21, R28: with anyone all in, every hand is turned up before the board is finished.
+            for i in order:
+                self._show(i)
+        while len(self.board) < 5:
+            self.street += 1
+            self._deal_street()
+        self.street = 3
+        values = {i: evaluate(self.hole[i] + tuple(self.board)) for i in contenders}
+        if all_in:
+            self.shown = {i: values[i] for i in order}
+        else:
+            # R28: last river aggressor first (else first left of the button), then to the left;
+            # a hand that cannot beat the best shown so far is mucked for the player.
+            first = self.last_aggressor if self.last_aggressor is not None else order[0]
+            best: HandValue | None = None
+            for i in self._order_from(first):
+                if self.folded[i]:
+                    continue
+                if best is None or values[i].value >= best.value:
+                    best = values[i]
+                    self._show(i, value=values[i])
+                else:
+                    self.events.append(Event(MUCK, seat=self.seats[i]))
+        self.pots = build_pots(self.total, self.folded)
+        # R23: side pots first, the main pot last.
+        left_order = self._left_of_button()
+        for pot_index in range(len(self.pots) - 1, -1, -1):
+            pot = self.pots[pot_index]
+            if len(pot.eligible) == 1:
+                i = pot.eligible[0]
+                self.stack[i] += pot.amount
+                self.awards.append(Award(pot_index, self.seats[i], pot.amount, None))
+                self.events.append(
+                    Event(AWARD, seat=self.seats[i], amount=pot.amount, pot=pot_index)
+                )
+                continue
+            top = max(values[i].value for i in pot.eligible)
+            winners = [i for i in left_order if i in pot.eligible and values[i].value == top]
+            for i, amount in split_pot(pot.amount, winners).items():
+                self.stack[i] += amount
+                value = values[i]
+                self.awards.append(Award(pot_index, self.seats[i], amount, value))
+                # R29: the five cards that make the winning hand.
+                self.events.append(
+                    Event(
+                        AWARD, seat=self.seats[i], amount=amount, pot=pot_index,
+                        cards=tuple(str(c) for c in value.cards), hand=value.name,
+                    )
+                )
+        self._finish()
+
+    def _show(self, i: int, value: HandValue | None = None) -> None:
+        if value is not None:
+            self.shown[i] = value
+        self.events.append(
+            Event(
+                SHOW, seat=self.seats[i], cards=tuple(str(c) for c in self.hole[i]),
+                hand=value.name if value is not None else "",
+            )
+        )
+
+    def _finish(self) -> None:
+        self.to_act = None
+        self.finished = True
+        self.bet = [0] * self.n
+        self.events.append(Event(HAND_END))
+
+    # ----------------------------------------------------------------- results
+    @property
+    def final_stacks(self) -> dict[int, int]:
+        """Seat -> chips after the hand (current stacks while it is running)."""
+        return dict(zip(self.seats, self.stack, strict=True))
+
+    def shown_seats(self) -> set[int]:
+        return {e.seat for e in self.events if e.kind == SHOW and e.seat is not None}
+
+    @property
+    def pot_total(self) -> int:
+        """Every chip committed this hand and not returned (including the current round)."""
+        return sum(self.total) if not self.finished else 0
+
+    def current_pots(self) -> list[Pot]:
+        """Pots from the chips of finished rounds (bets of the running round not included)."""
+        collected = [t - b for t, b in zip(self.total, self.bet, strict=True)]
+        return build_pots(collected, self.folded)
+
+
+def _whole_chips(amount: object) -> int:
+    """Chips are whole numbers (R3): refuse fractions, negatives, text and absurd amounts."""
+    if isinstance(amount, bool) or amount is None:
+        raise ActionError("bad_amount", "Say how many chips: a whole number.")
+    if isinstance(amount, float):
+        if not amount.is_integer():
+            raise ActionError("bad_amount", "Chips are whole numbers: no fractions.")
+        amount = int(amount)
+    if not isinstance(amount, int):
+        raise ActionError("bad_amount", "The amount must be a whole number of chips.")
+    if amount <= 0:
+        raise ActionError("bad_amount", "The amount must be more than zero.")
+    if amount > MAX_CHIPS:
+        raise ActionError("bad_amount", "That is more chips than there are at the table.")
+    return amount

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The whole test suite: lint, types, then pytest on the embedded default (SQLite + in-memory
+# channel layer) and again on PostgreSQL + Redis when they answer (always in CI).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/bootstrap.sh
+export PATH="$PWD/.venv/bin:$PATH"
+
+echo "== ruff"; ruff check .
+echo "== mypy"; mypy engine --strict && mypy .
+
+echo "== pytest (SQLite, in-memory channel layer)"
+env -u DATABASE_URL -u REDIS_URL pytest -p no:cacheprovider -n 2 "$@"
+
+pg_url=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/holdem_test}
+redis_url=${TEST_REDIS_URL:-redis://127.0.0.1:6379/0}
+if python scripts/services_up.py "$pg_url" "$redis_url"; then
+  echo "== pytest (PostgreSQL + Redis)"
+  DATABASE_URL=$pg_url REDIS_URL=$redis_url pytest -p no:cacheprovider -m "services" "$@"
+elif [ "${CI:-}" = "true" ]; then
+  echo "PostgreSQL or Redis is not reachable; CI needs both." >&2
+  exit 1
+else
+  echo "== PostgreSQL/Redis not reachable: skipped the services run (CI always runs it)"
+fi
