@@ -62,7 +62,8 @@ def parse_card(text: str) -> Card:
     card = _BY_TEXT.get(cleaned[:1].upper() + cleaned[1:].lower())
     if card is None:
         raise CardError(
-            f"{text!r} is not a card: write a rank from {RANKS} then a suit from {SUITS}, like As or Td"
+            f"{text!r} is not a card: write a rank from {RANKS} then a suit from {SUITS}, "
+            "like As or Td"
         )
     return card
 

@@ -86,7 +86,9 @@ class Standing:
     out_hand: int | None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"place": self.place, "seat": self.seat, "chips": self.chips, "out_hand": self.out_hand}
+        return {
+            "place": self.place, "seat": self.seat, "chips": self.chips, "out_hand": self.out_hand
+        }
 
 
 class Game:
@@ -262,7 +264,8 @@ class Game:
                 place = result[-1].place
             else:
                 place = position
-            result.append(Standing(place, st.seat, st.stack, st.out_hand if st.stack == 0 else None))
+            out = st.out_hand if st.stack == 0 else None
+            result.append(Standing(place, st.seat, st.stack, out))
         return result
 
     # ------------------------------------------------------------------ JSON

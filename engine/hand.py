@@ -276,7 +276,8 @@ class Hand:
             kind = ActionKind(kind)
         except ValueError:
             raise ActionError(
-                "unknown_action", f"{kind!r} is not an action: fold, check, call, bet, raise or all_in."
+                "unknown_action",
+                f"{kind!r} is not an action: fold, check, call, bet, raise or all_in.",
             ) from None
         legal = self.legal_actions()
         assert legal is not None

@@ -10,7 +10,8 @@ from urllib.parse import urlparse
 def reachable(url: str, default_port: int) -> bool:
     parts = urlparse(url)
     try:
-        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or default_port), 2):
+        address = (parts.hostname or "127.0.0.1", parts.port or default_port)
+        with socket.create_connection(address, 2):
             return True
     except OSError:
         return False

@@ -26,7 +26,7 @@ LEVELS = ("easy", "medium", "hard")
 def decide(
     level: str, view: dict[str, Any], past: Sequence[dict[str, Any]], rng: random.Random
 ) -> Action:
-    """A first, deliberately simple policy (check or call, rarely raise) until the real levels land."""
+    """A first, simple policy (check or call, rarely raise) until the real levels land."""
     if level not in LEVELS:
         raise ValueError(f"unknown computer level {level!r}")
     hand = view["hand"]

@@ -1,0 +1,1 @@
+"""The poker engine: every rule of the table, pure Python (no Django)."""
