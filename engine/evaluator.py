@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations_with_replacement
 from typing import Any
 
 import numpy as np
@@ -307,15 +307,38 @@ class HandValue:
         return {"category": category, "ranks": self.ranks}
 
 
-def _importance_order(five: Sequence[Card], category: Category) -> tuple[Card, ...]:
-    counts: dict[int, int] = {}
-    for card in five:
-        counts[card.rank] = counts.get(card.rank, 0) + 1
-    ordered = sorted(five, key=lambda c: (counts[c.rank], c.rank), reverse=True)
-    is_straight = category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH)
-    if is_straight and ordered[0].rank == 14 and ordered[1].rank == 5:
-        ordered = [*ordered[1:], ordered[0]]  # the wheel: the ace plays low (R26)
-    return tuple(ordered)
+# How many cards of each deciding rank make the five, by category (straights are apart).
+_SHAPES = {
+    Category.FOUR_OF_A_KIND: (4, 1),
+    Category.FULL_HOUSE: (3, 2),
+    Category.FLUSH: (1, 1, 1, 1, 1),
+    Category.THREE_OF_A_KIND: (3, 1, 1),
+    Category.TWO_PAIR: (2, 2, 1),
+    Category.PAIR: (2, 1, 1, 1),
+    Category.HIGH_CARD: (1, 1, 1, 1, 1),
+}
+
+
+def _five_cards(cards: Sequence[Card], value: int, category: Category) -> tuple[Card, ...]:
+    """The five cards worth ``value``, most important first (R29).
+
+    Where several cards would do (say two queens for one kicker), the first one given wins, so
+    hole cards listed before the board are preferred.
+    """
+    pool = cards
+    if category in (Category.FLUSH, Category.STRAIGHT_FLUSH):
+        suits = [c.suit for c in cards]
+        flush_suit = max(set(suits), key=suits.count)
+        pool = [c for c in cards if c.suit == flush_suit]
+    ranks = _deciding_ranks(value)
+    if category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH):
+        # From the top card down; the wheel's ace plays low, last (R26).
+        wanted = [14 if r == 1 else r for r in range(ranks[0], ranks[0] - 5, -1)]
+        return tuple(next(c for c in pool if c.rank == r) for r in wanted)
+    five: list[Card] = []
+    for rank, count in zip(ranks, _SHAPES[category], strict=True):
+        five.extend([c for c in pool if c.rank == rank][:count])
+    return tuple(five)
 
 
 def evaluate(cards: Sequence[Card]) -> HandValue:
@@ -328,12 +351,7 @@ def evaluate(cards: Sequence[Card]) -> HandValue:
         raise ValueError(f"the card {twice} appears twice in the hand")
     value = rank_ids(ids)
     category = _category_of(value)
-    if len(cards) == 5:
-        five: Sequence[Card] = cards
-    else:
-        # Prefer the earliest cards given (hole cards first) when several fives tie.
-        five = next(f for f in combinations(cards, 5) if rank_ids([c.id for c in f]) == value)
-    return HandValue(value, category, _importance_order(five, category))
+    return HandValue(value, category, _five_cards(cards, value, category))
 
 
 # --- batch evaluation with numpy -----------------------------------------------------------
