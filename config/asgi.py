@@ -1,10 +1,72 @@
-"""ASGI entry point: HTTP through Django, websockets through Channels (added by the tables app)."""
+"""ASGI entry point: HTTP through Django, websockets through Channels, and the table clock.
+
+Websockets pass the Origin check (AllowedHostsOriginValidator) and the session middleware: the
+session cookie is how a phone proves which seats are its own (there are no accounts).
+The clock loop (tables.clock) starts inside this process when the server starts (Daphne) or
+on the first connection (any other ASGI server), unless TABLES_CLOCK_IN_SERVER is off.
+"""
 
 from __future__ import annotations
 
 import os
+import sys
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-application = get_asgi_application()
+django_application = get_asgi_application()  # sets Django up before the imports below
+
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
+
+from tables import clock  # noqa: E402
+from tables.routing import websocket_urlpatterns  # noqa: E402
+
+
+class ClockStarter:
+    """Starts the clock in the server's event loop: at lifespan start-up, else on first use."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while True:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    clock.start_in_process()
+                    await send({"type": "lifespan.startup.complete"})
+                elif message["type"] == "lifespan.shutdown":
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
+        clock.start_in_process()
+        await self.app(scope, receive, send)
+
+
+application = ClockStarter(
+    ProtocolTypeRouter(
+        {
+            "http": (
+                ASGIStaticFilesHandler(django_application)
+                if settings.SERVE_STATIC
+                else django_application
+            ),
+            "websocket": AllowedHostsOriginValidator(
+                SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ),
+        }
+    )
+)
+
+if "daphne.server" in sys.modules:
+    # Daphne has no lifespan events: start the clock as soon as its reactor runs, so deadlines
+    # that passed while the server was down fire without waiting for a first visitor.
+    from twisted.internet import reactor as _reactor
+
+    # Startup triggers run just before the asyncio loop does: defer one turn into the loop.
+    reactor: Any = _reactor
+    reactor.callWhenRunning(lambda: reactor.callLater(0, clock.start_in_process))

@@ -28,6 +28,44 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def envint(name: str, default: str, low: int, high: int) -> int:
+    value = os.environ.get(name, default).strip()
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
+    if not low <= number <= high:
+        raise ImproperlyConfigured(f"{name} must be between {low} and {high}, not {number}")
+    return number
+
+
+def envfloat(name: str, default: str, low: float, high: float) -> float:
+    value = os.environ.get(name, default).strip()
+    try:
+        number = float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number of seconds, not {value!r}") from None
+    if not low <= number <= high:  # also refuses nan
+        raise ImproperlyConfigured(f"{name} must be between {low} and {high}, not {value}")
+    return number
+
+
+def envrange(name: str, default: str, high: float) -> tuple[float, float]:
+    """Seconds as "low,high" (a pause drawn between the two) or one value for a fixed pause."""
+    value = os.environ.get(name, default)
+    try:
+        numbers = [float(part) for part in value.split(",")]
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be seconds like 0.8,2.5, not {value!r}") from None
+    if len(numbers) == 1:
+        numbers *= 2
+    if len(numbers) != 2 or not 0 <= numbers[0] <= numbers[1] <= high:
+        raise ImproperlyConfigured(
+            f"{name} must be seconds low,high with 0 <= low <= high <= {high}"
+        )
+    return (numbers[0], numbers[1])
+
+
 DEBUG = envbool("DEBUG", "true")
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
@@ -35,6 +73,23 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = "dev-only-insecure-key-change-me"
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+for _origin in CSRF_TRUSTED_ORIGINS:
+    if not _origin.startswith(("http://", "https://")):
+        raise ImproperlyConfigured(
+            f"CSRF_TRUSTED_ORIGINS entries start with https://, not {_origin!r}"
+        )
+# Behind a proxy that terminates TLS and sets X-Forwarded-Proto / X-Forwarded-For (see README).
+BEHIND_PROXY = envbool("BEHIND_PROXY", "false")
+if BEHIND_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# The address join links and QR codes point at (e.g. https://poker.example.org); by default the
+# host the request came to.
+PUBLIC_URL = os.environ.get("PUBLIC_URL", "").rstrip("/")
+if PUBLIC_URL and not PUBLIC_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured(
+        f"PUBLIC_URL must start with http:// or https://, not {PUBLIC_URL!r}"
+    )
 
 INSTALLED_APPS = [
     "daphne",
@@ -122,6 +177,40 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# The app serves its own static files (fine for a laptop and small sites). Behind a proxy, run
+# `manage.py collectstatic` and let the proxy serve STATIC_ROOT at /static/ instead (README).
+SERVE_STATIC = envbool("SERVE_STATIC", "true" if DEBUG else "false")
+
+# Tables: the clock and its pauses (seconds). Tests set the pauses to 0 and drive the clock.
+# The clock loop runs inside every server process unless TABLES_CLOCK_IN_SERVER is off (then run
+# `python manage.py runclock` beside the servers). Any number of clocks may run at once.
+TABLES_CLOCK_IN_SERVER = envbool("TABLES_CLOCK_IN_SERVER", "true")
+TABLES_CLOCK_INTERVAL = envfloat("TABLES_CLOCK_INTERVAL", "0.2", 0.01, 10)
+# P2: computer players think for a human-looking moment; presentation only.
+TABLES_BOT_PAUSE = envrange("TABLES_BOT_PAUSE", "0.8,2.5", 30)
+# P1: an away player acts (check or fold) after this pause, so the table sees what happened.
+TABLES_AWAY_PAUSE = envfloat("TABLES_AWAY_PAUSE", "0.6", 0, 30)
+# Time to look at a hand's result before the next one is dealt.
+TABLES_NEXT_HAND_PAUSE = envfloat("TABLES_NEXT_HAND_PAUSE", "5", 0, 60)
+# Failed join attempts (unknown codes) allowed per client per minute.
+TABLES_JOIN_FAILURES_PER_MINUTE = envint("TABLES_JOIN_FAILURES_PER_MINUTE", "10", 1, 1000)
+# Largest websocket message a client may send (bytes).
+TABLES_MAX_MESSAGE = envint("TABLES_MAX_MESSAGE", "4096", 256, 65536)
+# Tests and simulations only: a seed makes decks, first buttons and computer decisions repeatable.
+TABLES_SEED = os.environ.get("TABLES_SEED") or None
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {
+        "tables": {
+            "handlers": ["console"],
+            "level": os.environ.get("LOG_LEVEL", "INFO"),
+            "propagate": False,
+        },
+    },
+}
 
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 SESSION_COOKIE_SAMESITE = "Lax"

@@ -1,8 +1,17 @@
 from __future__ import annotations
 
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
+from django.views.generic import TemplateView
+
+from tables import views as table_views
 
 urlpatterns = [
+    path("", table_views.home, name="home"),
+    path("", include("tables.urls")),
+    path("how-to-play/", TemplateView.as_view(template_name="pages/how_to_play.html"),
+         name="how_to_play"),
+    # The language switcher (every page) posts to set_language here.
+    path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import Action, ActionError, ActionKind, LegalActions
-from engine.cards import Card
+from engine.cards import ALL_CARDS, Card
 from engine.evaluator import HandValue, evaluate
 from engine.events import (
     ACTION,
@@ -31,6 +31,11 @@ from engine.events import (
 from engine.pots import Pot, build_pots, split_pot
 
 STREETS = ("preflop", "flop", "turn", "river")
+_TEXT = tuple(str(c) for c in ALL_CARDS)  # card text by card id, for events
+# Why a bet or raise is refused (LegalActions.reason).
+NOT_ENOUGH_TO_RAISE = "You do not have enough chips to raise."
+NOBODY_CAN_ANSWER = "Nobody left in the hand can answer a raise: you may only call or fold."
+NOT_REOPENED = "The betting was not reopened: you may only call or fold."
 MAX_CHIPS = 10**12  # far above any stack this game can reach; larger amounts are refused as absurd
 
 
@@ -69,14 +74,25 @@ class HandSettings:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HandSettings:
+        """Read settings stored as JSON; a fractional or non-numeric amount is refused (R3),
+        never rounded."""
         return cls(
-            hand_number=int(data["hand_number"]),
-            seats=tuple(int(s) for s in data["seats"]),
-            stacks=tuple(int(s) for s in data["stacks"]),
-            button=int(data["button"]),
-            small_blind=int(data["small_blind"]),
-            big_blind=int(data["big_blind"]),
+            hand_number=_stored_int(data["hand_number"], "hand_number"),
+            seats=tuple(_stored_int(s, "seats") for s in data["seats"]),
+            stacks=tuple(_stored_int(s, "stacks") for s in data["stacks"]),
+            button=_stored_int(data["button"], "button"),
+            small_blind=_stored_int(data["small_blind"], "small_blind"),
+            big_blind=_stored_int(data["big_blind"], "big_blind"),
         )
+
+
+def _stored_int(value: object, name: str) -> int:
+    """A whole number read back from JSON (``3`` or ``3.0``); anything else is an error."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must hold whole numbers, not {value!r}")
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +107,7 @@ class Hand:
     """The state machine of one hand. Create it, then call ``act`` until ``finished``."""
 
     def __init__(self, settings: HandSettings, deck: Sequence[Card]) -> None:
-        if len(deck) != 52 or len(set(deck)) != 52:
+        if len(deck) != 52 or len({c.id for c in deck}) != 52:
             raise ValueError("the deck must hold each of the 52 cards once")
         self.settings = settings
         self.deck: tuple[Card, ...] = tuple(deck)
@@ -113,6 +129,8 @@ class Hand:
         self.min_raise = settings.big_blind
         self.last_aggressor: int | None = None
         self.to_act: int | None = None
+        # What ``to_act`` may do, worked out once whenever the turn passes (see ``_turn``).
+        self._legal: LegalActions | None = None
         self.finished = False
         self.awards: list[Award] = []
         self.shown: dict[int, HandValue] = {}  # player index -> shown hand
@@ -174,17 +192,16 @@ class Hand:
         # R9, R15: the full big blind is the bet to call and the size of the first raise.
         self.current_bet = s.big_blind
         self.min_raise = s.big_blind
-        # R11: one card at a time, starting left of the button.
-        order = self._left_of_button()
-        dealt: list[list[Card]] = [[] for _ in range(self.n)]
-        for _ in range(2):
-            for i in order:
-                dealt[i].append(self._draw())
-        for i in order:
-            self.hole[i] = tuple(dealt[i])
+        # R11: one card at a time, starting left of the button: the k-th player from the
+        # button's left gets the deck's cards k and n + k.
+        n, deck = self.n, self.deck
+        for k, i in enumerate(self._left_of_button()):
+            first, second = deck[k], deck[n + k]
+            self.hole[i] = (first, second)
             self.events.append(
-                Event(DEAL_HOLE, seat=self.seats[i], cards=tuple(str(c) for c in dealt[i]))
+                Event(DEAL_HOLE, seat=self.seats[i], cards=(_TEXT[first.id], _TEXT[second.id]))
             )
+        self._next_card = 2 * n
         # R12: preflop the player left of the big blind acts first (heads-up: the button).
         self._begin_round(first=(self.big_blind_index + 1) % self.n)
 
@@ -192,44 +209,61 @@ class Hand:
     def _call_to(self, i: int) -> int:
         """The round total a call reaches. When nobody else still in has chips, a call matches
         only what was actually put in (R17), so a short big blind is called for what it posted."""
-        others = [j for j in range(self.n) if j != i and not self.folded[j]]
-        if any(self.stack[j] > 0 for j in others):
-            return self.current_bet
-        return min(self.current_bet, max((self.bet[j] for j in others), default=0))
+        folded, stack, bet = self.folded, self.stack, self.bet
+        top = 0
+        for j in range(self.n):
+            if j != i and not folded[j]:
+                if stack[j] > 0:
+                    return self.current_bet
+                if bet[j] > top:
+                    top = bet[j]
+        return min(self.current_bet, top)
 
-    def _raise_block(self, i: int) -> str:
-        """Why player ``i`` may not bet or raise now, or "" when they may."""
-        if self.stack[i] + self.bet[i] <= self._call_to(i):
-            return "You do not have enough chips to raise."
+    def _raise_block(self, i: int, call_to: int | None = None) -> str:
+        """Why player ``i`` may not bet or raise now, or "" when they may (``call_to``: the
+        value of ``_call_to(i)`` when the caller already has it)."""
+        if call_to is None:
+            call_to = self._call_to(i)
+        if self.stack[i] + self.bet[i] <= call_to:
+            return NOT_ENOUGH_TO_RAISE
         # R17: someone else still in must be able to put in more than the current bet.
-        if not any(
-            j != i and not self.folded[j] and self.bet[j] + self.stack[j] > self.current_bet
-            for j in range(self.n)
-        ):
-            return "Nobody left in the hand can answer a raise: you may only call or fold."
+        folded, stack, bet, current = self.folded, self.stack, self.bet, self.current_bet
+        for j in range(self.n):
+            if j != i and not folded[j] and bet[j] + stack[j] > current:
+                break
+        else:
+            return NOBODY_CAN_ANSWER
         # R16: a short all in does not reopen the betting for players who already acted.
-        if self.acted[i] and self.current_bet - self.acted_at[i] < self.min_raise:
-            return "The betting was not reopened: you may only call or fold."
+        if self.acted[i] and current - self.acted_at[i] < self.min_raise:
+            return NOT_REOPENED
         return ""
 
     def _needs_action(self, i: int) -> bool:
         if self.folded[i] or self.stack[i] == 0:
             return False
-        owes = self._call_to(i) > self.bet[i]
-        if self.acted[i] and not owes:
+        call_to = self._call_to(i)
+        if call_to > self.bet[i]:  # owes chips
+            return True
+        if self.acted[i]:
             return False
         # R17: with nothing to call and no one able to answer a bet, there is no betting.
-        return owes or not self._raise_block(i)
+        return not self._raise_block(i, call_to)
 
     def legal_actions(self) -> LegalActions | None:
         """What the player to act may do, or ``None`` when nobody is to act."""
-        if self.to_act is None:
-            return None
-        i = self.to_act
+        return self._legal
+
+    def _turn(self, i: int | None) -> None:
+        """Pass the turn to player ``i`` (None: nobody) and work out what they may do. Every
+        change of state ends here, so ``legal_actions`` is always current."""
+        self.to_act = i
+        self._legal = None if i is None else self._compute_legal(i)
+
+    def _compute_legal(self, i: int) -> LegalActions:
         call_to = self._call_to(i)
         call = max(0, min(call_to - self.bet[i], self.stack[i]))
         all_in_to = self.bet[i] + self.stack[i]
-        block = self._raise_block(i)
+        block = self._raise_block(i, call_to)
         kind: ActionKind | None = None
         min_to = max_to = None
         if not block:
@@ -273,13 +307,14 @@ class Hand:
             waiting = self.seat_to_act
             raise ActionError("not_your_turn", f"It is not your turn: seat {waiting} is to act.")
         try:
-            kind = ActionKind(kind)
+            if not isinstance(kind, ActionKind):
+                kind = ActionKind(kind)
         except ValueError:
             raise ActionError(
                 "unknown_action",
                 f"{kind!r} is not an action: fold, check, call, bet, raise or all_in.",
             ) from None
-        legal = self.legal_actions()
+        legal = self._legal
         assert legal is not None
         if kind in (ActionKind.BET, ActionKind.RAISE):
             to = _whole_chips(amount)
@@ -382,22 +417,23 @@ class Hand:
     def _begin_round(self, first: int) -> None:
         for i in self._order_from(first):
             if self._needs_action(i):
-                self.to_act = i
+                self._turn(i)
                 return
-        self.to_act = None
+        self._turn(None)
         self._end_round()
 
     def _advance(self, last: int) -> None:
-        remaining = self.in_hand
-        if len(remaining) == 1:
+        if self.folded.count(False) == 1:
             self._return_uncalled()
-            self._win_uncontested(remaining[0])
+            self._win_uncontested(self.folded.index(False))
             return
-        for i in self._order_from(last + 1):
+        n = self.n
+        for k in range(1, n + 1):
+            i = (last + k) % n
             if self._needs_action(i):
-                self.to_act = i
+                self._turn(i)
                 return
-        self.to_act = None
+        self._turn(None)
         self._end_round()
 
     def _return_uncalled(self) -> None:
@@ -435,7 +471,7 @@ class Hand:
         cards = [self._draw() for _ in range(count)]
         self.board.extend(cards)
         self.events.append(
-            Event(BOARD, street=STREETS[self.street], cards=tuple(str(c) for c in cards))
+            Event(BOARD, street=STREETS[self.street], cards=tuple(_TEXT[c.id] for c in cards))
         )
 
     # ----------------------------------------------------------------- the end
@@ -515,7 +551,7 @@ class Hand:
         )
 
     def _finish(self) -> None:
-        self.to_act = None
+        self._turn(None)
         self.finished = True
         self.bet = [0] * self.n
         self.events.append(Event(HAND_END))

@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
-# Runs the app on the embedded default (SQLite + in-memory channel layer) at http://127.0.0.1:8000.
+# Runs the app on the embedded default (SQLite + in-memory channel layer) at http://127.0.0.1:8000:
+# creates .venv and installs when needed, migrates, then starts Daphne (which also runs the clock).
+# HOST and PORT change the address; every setting in config/settings.py can be given as an
+# environment variable (see README "Production").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 export PATH="$PWD/.venv/bin:$PATH"
-if [ -f tables/apps.py ]; then
-  python manage.py migrate --noinput
-  exec daphne -b "${HOST:-127.0.0.1}" -p "${PORT:-8000}" config.asgi:application
-else
-  exec python -m engine.demo
-fi
+python manage.py migrate --noinput
+exec daphne -b "${HOST:-127.0.0.1}" -p "${PORT:-8000}" config.asgi:application

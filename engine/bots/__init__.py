@@ -6,36 +6,64 @@ Contract used by the tables app (kept stable while the bots grow):
 
 - ``level``: "easy", "medium" or "hard".
 - ``view``: ``engine.views.game_view(game, seat)`` for the bot's own seat (its legal actions are
-  in ``view["hand"]["legal"]``).
+  in ``view["hand"]["legal"]``); a bare ``hand_view`` is accepted too.
 - ``past``: ``engine.views.hand_view(hand, seat)`` of this game's finished hands, oldest first:
   the public history the bot remembers (rebuilt from stored hands after a restart).
-- ``rng``: injected randomness (seeded in tests, ``secrets``-seeded in play).
+- ``rng``: injected randomness (seeded in tests, ``new_rng()`` — seeded by ``secrets`` — in play).
+
+Nothing in this package imports the hand or game state machines: a bot only ever gets the JSON
+view, which holds no deck, no burnt cards and no hidden hole cards.
+
+``describe_opponents(past, seat)`` tells how a (hard) computer player in ``seat`` saw each
+opponent during the game.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import secrets
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.actions import Action, ActionKind
+from engine.actions import Action
+from engine.bots import easy, hard, medium
+from engine.bots.base import read_spot
+from engine.bots.model import describe, model_from_past
 
 LEVELS = ("easy", "medium", "hard")
 
+__all__ = ["LEVELS", "decide", "describe_opponents", "new_rng"]
+
+
+def new_rng() -> random.Random:
+    """A generator for live play, seeded from the operating system's secure source."""
+    return random.Random(secrets.randbits(128))
+
 
 def decide(
-    level: str, view: dict[str, Any], past: Sequence[dict[str, Any]], rng: random.Random
+    level: str, view: Mapping[str, Any], past: Sequence[Mapping[str, Any]], rng: random.Random
 ) -> Action:
-    """A first, simple policy (check or call, rarely raise) until the real levels land."""
+    """The action of the computer player of ``level`` whose seat's view is ``view``."""
     if level not in LEVELS:
         raise ValueError(f"unknown computer level {level!r}")
-    hand = view["hand"]
-    legal = hand["legal"] if hand else None
-    if legal is None:
-        raise ValueError("the computer player is not to act")
-    seat = legal["seat"]
-    if legal["bet_or_raise"] and rng.random() < 0.1:
-        return Action(seat, ActionKind(legal["bet_or_raise"]), legal["min_to"])
-    if legal["check"]:
-        return Action(seat, ActionKind.CHECK)
-    return Action(seat, ActionKind.CALL)
+    spot = read_spot(view)
+    if level == "easy":
+        return easy.decide(spot, rng)
+    if level == "medium":
+        return medium.decide(spot, rng, medium.typical_profiles(spot), medium.MEDIUM)
+    return hard.decide(spot, past, rng)
+
+
+def describe_opponents(
+    past: Sequence[Mapping[str, Any]], seat: int
+) -> dict[int, dict[str, Any]]:
+    """How the computer player in ``seat`` sees each opponent after the hands of ``past``.
+
+    For every other seat that played: the raw rates (``vpip``, ``pfr``, ``aggression``,
+    ``bet_rate``, ``fold_to_bet``, ``showdown``; ``None`` when never observed), the shrunk
+    ``estimate`` the hard player uses, ``hands`` seen, a ``style`` code and an English
+    ``summary`` such as "plays 45% of hands, calls often, rarely raises before the flop".
+    """
+    model = model_from_past(past, seat)
+    players = len(past[-1]["players"]) if past else 6
+    return describe(model, players)

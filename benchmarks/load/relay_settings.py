@@ -1,0 +1,26 @@
+"""Minimal Django settings for the reference relay (benchmarks/load/relay_app.py).
+
+The same channel layer as the real app: Redis pub/sub when REDIS_URL is set, else in memory.
+"""
+
+from __future__ import annotations
+
+import os
+
+SECRET_KEY = "relay-benchmark-only"
+DEBUG = False
+ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
+INSTALLED_APPS = ["channels"]
+USE_TZ = True
+DATABASES: dict[str, dict[str, str]] = {}
+
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

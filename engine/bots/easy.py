@@ -1,0 +1,70 @@
+"""The easy computer player: loose and passive, like a friendly beginner.
+
+It plays more than half of its hands, mostly by calling; it raises only its best starting
+hands, calls bets whenever its hand looks "good enough" (its chance against random cards, with
+little thought for what the bettor holds), bets half the pot with a strong hand and almost
+never bluffs.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.actions import Action
+from engine.bots import preflop
+from engine.bots.base import Spot, all_in, bet_to, check_or_call, fold_or_check
+from engine.bots.sim import deal, uniform_range
+
+TRIALS = 250
+
+
+def decide(spot: Spot, rng: random.Random) -> Action:
+    if spot.street == 0:
+        return _preflop(spot, rng)
+    return _postflop(spot, rng)
+
+
+def _preflop(spot: Spot, rng: random.Random) -> Action:
+    pct = preflop.percentile(spot.hole)
+    bb = spot.big_blind
+    call = spot.to_call
+    level = spot.level()
+    if pct <= 0.04 and level <= 2:
+        return bet_to(spot, max(3 * spot.current_bet, 3 * bb))
+    if pct <= 0.1 and level <= 1:
+        return bet_to(spot, 3 * bb)
+    if spot.legal["check"]:
+        return check_or_call(spot)
+    stack = spot.mine.stack
+    if call >= stack * 0.5:  # a big decision: only good hands
+        return check_or_call(spot) if pct <= 0.12 else fold_or_check(spot)
+    if call <= bb and pct <= 0.6:
+        return check_or_call(spot)
+    if call <= 4 * bb and pct <= 0.4:
+        return check_or_call(spot)
+    if call <= 10 * bb and pct <= 0.2:
+        return check_or_call(spot)
+    if pct <= 0.08:
+        return check_or_call(spot)
+    return fold_or_check(spot)
+
+
+def _postflop(spot: Spot, rng: random.Random) -> Action:
+    opponents = len(spot.opponents)
+    dealt = deal(spot.hole, spot.board, [uniform_range()] * opponents, TRIALS, rng)
+    equity = dealt.equity() if dealt.trials else 0.5
+    pot, call = spot.pot, spot.to_call
+    if call == 0:
+        if equity >= 0.72 or (equity < 0.2 and rng.random() < 0.04):
+            return bet_to(spot, pot * 0.5)
+        return check_or_call(spot)
+    price = call / (pot + call)
+    if equity >= 0.88 and rng.random() < 0.5:
+        return bet_to(spot, spot.current_bet * 2.5)
+    if call >= spot.mine.stack and equity < price + 0.05:
+        return fold_or_check(spot)
+    if equity + 0.12 >= price or (equity >= 0.3 and call <= pot * 0.5):
+        return check_or_call(spot)
+    if equity >= 0.95:
+        return all_in(spot)
+    return fold_or_check(spot)

@@ -1,0 +1,314 @@
+"""The medium computer player: solid, position-aware, deciding by expected value.
+
+Preflop it follows a plan by hand strength, position and stack depth: open the right share of
+hands for its seat, three-bet or call a raise when its equity against the raiser's likely hands
+pays, push or fold when short. After the flop it deals the opponents' likely hands many times
+(:mod:`engine.bots.sim`) and compares checking, calling, folding and a few bet sizes, counting
+the bets an opponent would fold to (the weakest part of his range) and the equity against the
+hands that would call. Bluffs come out of the same sums, so they are occasional.
+
+Every opponent is read with the typical profile of the table size. The hard player
+(:mod:`engine.bots.hard`) runs the same code with a profile of each opponent.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.actions import Action
+from engine.bots import preflop, ranges
+from engine.bots.base import Spot, all_in, bet_to, check_or_call, fold_or_check
+from engine.bots.combos import BoolArray, FloatArray, board_strength
+from engine.bots.model import Profile, prior_for
+from engine.bots.sim import deal
+
+ProfileOf = Callable[[int], Profile]
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    trials: int = 400
+    adapt: bool = False  # widen steals and thin value against what the profiles show
+    mistakes: float = 0.06  # chance to take a close second-best option
+    # How much of the folding the profiles predict the bot believes in when it bets: the
+    # medium player doubts that people fold, so it bluffs only now and then.
+    fold_belief: float = 0.75
+
+
+MEDIUM = Settings()
+
+
+def decide(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: Settings) -> Action:
+    if spot.street == 0:
+        return _preflop(spot, rng, profile_of, settings)
+    return _postflop(spot, rng, profile_of, settings)
+
+
+def typical_profiles(spot: Spot) -> ProfileOf:
+    typical = Profile.typical(spot.n)
+    return lambda seat: typical
+
+
+# ------------------------------------------------------------------ choosing among options
+@dataclass(frozen=True, slots=True)
+class Option:
+    ev: float
+    action: Action
+
+
+def _choose(options: Sequence[Option], rng: random.Random, settings: Settings, pot: int) -> Action:
+    ranked = sorted(options, key=lambda o: o.ev, reverse=True)
+    close = len(ranked) > 1 and ranked[1].ev >= ranked[0].ev - 0.08 * pot
+    if close and rng.random() < settings.mistakes:
+        return ranked[1].action
+    return ranked[0].action
+
+
+# ------------------------------------------------------------------ preflop
+PUSH_BASE = {1: 0.55, 2: 0.36, 3: 0.27, 4: 0.21, 5: 0.17}
+
+
+def push_width(players: int, behind: int, stack_bb: float) -> float:
+    base = 0.72 if players == 2 else PUSH_BASE.get(behind, 0.15)
+    return float(min(max(base * (10.0 / max(stack_bb, 1.0)) ** 0.6, 0.04), 1.0))
+
+
+def _steal_factor(spot: Spot, profile_of: ProfileOf, settings: Settings) -> float:
+    """How much wider than the chart to open, from how often the players behind give up."""
+    if not settings.adapt:
+        return 1.0
+    typical = prior_for(spot.n)
+    behind = [
+        s.seat for s in spot.seats
+        if s.seat != spot.me and not s.folded and not any(a.seat == s.seat for a in spot.acts)
+    ]
+    if not behind:
+        return 1.0
+
+    def folds(vpip: float) -> float:
+        return float(min(max(1.0 - 1.15 * vpip, 0.05), 0.95))
+
+    model = float(np.prod([folds(profile_of(s).vpip) for s in behind]))
+    usual = folds(typical.vpip) ** len(behind)
+    odds = (model / (1 - model)) / (usual / (1 - usual))
+    return float(min(max(odds**0.5, 0.6), 2.0))
+
+
+def _preflop(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: Settings) -> Action:
+    cls = preflop.hand_class(spot.hole)
+    pct = float(preflop.PERCENTILE[cls])
+    bb = spot.big_blind
+    stack_bb = spot.effective_stack() / bb
+    level = spot.level()
+    behind = spot.behind_preflop(spot.me)
+    acts = spot.street_acts(0)
+    limpers = [a for a in acts if a.kind == "call" and a.level <= 1]
+
+    if level <= 1:
+        if spot.legal["check"]:  # the big blind after limps
+            if stack_bb <= 12 and pct <= 0.15:
+                return all_in(spot)
+            if pct <= (0.22 if spot.n == 2 else 0.12):
+                return bet_to(spot, bb * (3 + len(limpers)))
+            return check_or_call(spot)
+        steal = _steal_factor(spot, profile_of, settings)
+        if stack_bb <= 12:
+            width = push_width(spot.n, behind, stack_bb) * steal * (0.6 if limpers else 1.0)
+            if pct <= width:
+                return all_in(spot)
+            return fold_or_check(spot)
+        width = ranges.open_width(spot.n, behind) * steal
+        if limpers:
+            width *= 0.55
+        if pct <= width or (pct <= width * 1.15 and rng.random() < 0.3):
+            size = bb * (2.5 if spot.n == 2 or behind <= 2 else 3.0) + bb * len(limpers)
+            if settings.adapt and steal < 0.85:
+                size += bb * 0.5  # loose players behind: they call anyway, charge them more
+            if size >= spot.mine.stack * 0.33:
+                return all_in(spot)
+            return bet_to(spot, size)
+        if limpers and spot.distance_from_button(spot.me) == 1 and pct <= 0.5:
+            return check_or_call(spot)  # complete the small blind in a limped pot
+        return fold_or_check(spot)
+    return _facing_raise(spot, rng, profile_of, settings, cls, level)
+
+
+def _facing_raise(
+    spot: Spot,
+    rng: random.Random,
+    profile_of: ProfileOf,
+    settings: Settings,
+    cls: int,
+    level: int,
+) -> Action:
+    raiser = spot.last_aggressor(0)
+    assert raiser is not None
+    profile = profile_of(raiser)
+    their = ranges.preflop_classes(spot, raiser, profile)
+    eq = preflop.equity_vs(cls, their)
+    callers = [a for a in spot.street_acts(0) if a.kind == "call" and a.level == level]
+    acted = {a.seat for a in spot.street_acts(0) if a.level == level}
+    behind = [s for s in spot.opponents if s.seat != raiser and s.stack > 0 and s.seat not in acted]
+    eq_multi = eq * 0.82 ** len(callers) * 0.97 ** len(behind)
+    pot, call = spot.pot, spot.to_call
+    mine = spot.mine
+    order = spot.postflop_order()
+    in_position = order.index(spot.me) > order.index(raiser)
+    realise = (0.92 if in_position else 0.8) * preflop.playability(cls)
+    calling_all_in = call >= mine.stack
+    raiser_info = spot.info(raiser)
+    options = [Option(0.0, fold_or_check(spot))]
+    if calling_all_in or raiser_info.all_in or raiser_info.stack == 0:
+        realise = 1.0
+    options.append(Option(eq_multi * realise * (pot + call) - call, check_or_call(spot)))
+
+    if spot.legal["bet_or_raise"] is not None and not raiser_info.all_in:
+        # Re-raise: to about three times the raise in position, 3.6 times out of it, plus one
+        # raise per caller; all in when short or when that would commit 40% of the stack.
+        facing_to = spot.current_bet
+        factor = 3.0 if in_position else 3.6
+        if level >= 3:
+            factor = 2.3
+        target = facing_to * factor + facing_to * len(callers)
+        short = spot.effective_stack() <= 25 * spot.big_blind
+        go_all_in = short or target >= (mine.stack + mine.bet) * 0.4
+        if go_all_in:
+            target = mine.stack + mine.bet
+        their_stack = raiser_info.stack + raiser_info.bet
+        target_eff = min(target, their_stack)
+        added = target - mine.bet
+        their_added = max(target_eff - raiser_info.bet, 0)
+        keep, continuing = _continuing(
+            spot, their, level, their_added / max(pot + added + their_added, 1), go_all_in
+        )
+        if settings.adapt:
+            typical = prior_for(spot.n)
+            keep *= ((1 - profile.fold_to_bet) / (1 - typical.fold_to_bet)) ** 0.5
+            keep *= (profile.vpip / typical.vpip) ** 0.3
+            keep = min(max(keep, 0.05), 1.0)
+            continuing = _top_of(their, keep)
+        eq_called = preflop.equity_vs(cls, continuing) * 0.85 ** len(callers)
+        fold_all = (1 - keep) * 0.85 ** len(callers)
+        realise_raise = 1.0 if go_all_in else (0.95 if in_position else 0.88)
+        realise_raise *= 1.0 if go_all_in else preflop.playability(cls)
+        played = eq_called * realise_raise * (pot + added + their_added) - added
+        if not go_all_in:
+            # Part of what goes on raises again; the bot then gives up unless it is strong.
+            width = float((their * preflop.CLASS_SIZE).sum()) / preflop.N_COMBOS
+            again = min(ranges.reraise_width(spot.n, level + 1) / max(keep * width, 1e-9), 0.6)
+            strong = preflop.equity_vs(cls, _top_of(continuing, again)) > 0.5
+            played = (1 - again) * played + again * (played if strong else -added)
+        ev = fold_all * pot + (1 - fold_all) * played
+        action = all_in(spot) if go_all_in else bet_to(spot, target)
+        options.append(Option(ev, action))
+    return _choose(options, rng, settings, pot)
+
+
+def _continuing(
+    spot: Spot, their: FloatArray, level: int, price: float, shove: bool
+) -> tuple[float, FloatArray]:
+    """Which of the raiser's hands go on against a re-raise: those whose equity against the
+    range the re-raise shows pays the price. Returns (share kept, the classes kept)."""
+    width = 0.06 if shove and spot.effective_stack() > 25 * spot.big_blind else 1.0
+    shown = preflop.top(min(ranges.reraise_width(spot.n, level), width))
+    mass = shown * preflop.CLASS_SIZE
+    equities = preflop.MATRIX @ mass / max(float(mass.sum()), 1e-9)
+    realise = 1.0 if shove else 0.85
+    go_on = their / (1.0 + np.exp(-(equities * realise - price) / 0.03))
+    total = float((their * preflop.CLASS_SIZE).sum())
+    keep = float((go_on * preflop.CLASS_SIZE).sum()) / total if total > 0 else 1.0
+    # People defend more than the sums say against re-raises: about half their range.
+    least = 0.35 if shove else (0.5 if level == 2 else 0.45)
+    if keep < least:
+        return least, _top_of(their, least)
+    return keep, go_on
+
+
+def _top_of(class_weights: FloatArray, share: float) -> FloatArray:
+    """The strongest ``share`` of a class range (by combos)."""
+    mass = class_weights * preflop.CLASS_SIZE
+    order = preflop.ORDER
+    cumulative = np.cumsum(mass[order])
+    total = cumulative[-1] if len(cumulative) else 0.0
+    if total <= 0:
+        return class_weights
+    keep = np.zeros_like(class_weights)
+    before = cumulative - mass[order]
+    limit = share * total
+    fraction = np.clip((limit - before) / np.maximum(mass[order], 1e-12), 0.0, 1.0)
+    keep[order] = class_weights[order] * fraction
+    return keep
+
+
+# ------------------------------------------------------------------ after the flop
+BET_SIZES = {1: (0.33, 0.66), 2: (0.5, 0.8), 3: (0.5, 0.8, 1.2)}
+
+
+def _postflop(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: Settings) -> Action:
+    opponents = spot.opponents
+    profiles = [profile_of(o.seat) for o in opponents]
+    weights = [ranges.estimate(spot, o.seat, p) for o, p in zip(opponents, profiles, strict=True)]
+    deal_ = deal(spot.hole, spot.board, weights, settings.trials, rng)
+    if deal_.trials == 0:
+        return check_or_call(spot)
+    strength, _ = board_strength(spot.board)
+    places = np.stack(
+        [ranges.relative_strength(w, strength)[deal_.picks[:, i]] for i, w in enumerate(weights)],
+        axis=1,
+    )
+    equity = deal_.equity()
+    pot, call = spot.pot, spot.to_call
+    mine = spot.mine
+    can_fold = [o.stack > 0 for o in opponents]
+    options: list[Option] = []
+    river = spot.street == 3
+    in_position = spot.in_position()
+
+    def against_callers(callers: BoolArray, added: float, their_added: Sequence[float]) -> float:
+        """EV of putting in ``added`` more when the marked opponents call (the rest fold)."""
+        share = deal_.share(callers)
+        extra = (callers * np.array(their_added)).sum(axis=1)
+        gain = np.where(callers.any(axis=1), share * (pot + added + extra) - added, pot)
+        return float(gain.mean())
+
+    belief = settings.fold_belief
+
+    def callers_for(size: float, scale: float) -> BoolArray:
+        marks = np.ones_like(places, dtype=bool)
+        for i, p in enumerate(profiles):
+            if can_fold[i]:
+                marks[:, i] = places[:, i] >= min(ranges.fold_share(p, size) * scale * belief, 0.95)
+        return marks
+
+    if call == 0:
+        options.append(Option(equity * pot, check_or_call(spot)))
+        if spot.legal["bet_or_raise"] is not None:
+            sizes = list(BET_SIZES[spot.street])
+            stack = mine.stack
+            if stack <= 1.5 * pot:
+                sizes.append(stack / max(pot, 1))
+            for size in sizes:
+                amount = min(size * pot, stack)
+                their = [min(amount, o.stack) for o in opponents]
+                ev = against_callers(callers_for(amount / max(pot, 1), 1.0), amount, their)
+                action = all_in(spot) if amount >= stack * 0.92 else bet_to(spot, amount)
+                options.append(Option(ev, action))
+        return _choose(options, rng, settings, pot)
+
+    realise = 1.0 if river or call >= mine.stack else (0.93 if in_position else 0.87)
+    options.append(Option(0.0, fold_or_check(spot)))
+    options.append(Option(equity * realise * (pot + call) - call, check_or_call(spot)))
+    if spot.legal["bet_or_raise"] is not None:
+        target = spot.current_bet + 0.85 * (pot + call)
+        target = min(target, mine.stack + mine.bet)
+        added = target - mine.bet
+        their = [max(min(target, o.stack + o.bet) - o.bet, 0) for o in opponents]
+        ev = against_callers(callers_for(added / max(pot + call, 1), 0.8), added, their)
+        ev = ev * (1.0 if river else 0.97)
+        go_all_in = target >= (mine.stack + mine.bet) * 0.92
+        options.append(Option(ev, all_in(spot) if go_all_in else bet_to(spot, target)))
+    return _choose(options, rng, settings, pot)

@@ -1,0 +1,360 @@
+"""What a computer player has learnt about each opponent from the hands of this game.
+
+Everything comes from the hand views the bot's seat saw (``past``): the public actions and the
+hands shown at showdown. The model is rebuilt from that list whenever needed, so a server restart
+loses nothing; a small cache keyed by the list's length and content makes repeated calls cheap.
+
+Counted per opponent (the usual poker statistics):
+
+- **VPIP**: hands in which they put chips in voluntarily before the flop (of hands in which they
+  had a choice);
+- **PFR**: hands in which they raised before the flop;
+- **aggression**: bets and raises against calls after the flop;
+- **fold to bet**: how often they folded when facing a bet or raise after the flop;
+- **showdown**: of the hands in which they saw the flop, how often they went to showdown.
+
+Each rate is shrunk towards a prior (what a typical player does at that table size) by adding a
+few imaginary observations, so a handful of hands cannot make a player look extreme.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from engine.bots.base import STREET_INDEX
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    hands: int = 0  # hands with a preflop decision
+    vpip: int = 0
+    pfr: int = 0
+    aggressive: int = 0  # postflop bets and raises
+    calls: int = 0  # postflop calls
+    decisions: int = 0  # every postflop action (checks and folds too)
+    faced: int = 0  # postflop decisions facing a bet or raise
+    folded: int = 0  # ... that were folds
+    flops: int = 0  # hands in which they saw the flop
+    showdowns: int = 0  # ... and went to showdown
+
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(Counts)))
+
+
+@dataclass(frozen=True, slots=True)
+class Prior:
+    vpip: float
+    pfr: float
+    aggression: float = 0.55
+    bet_rate: float = 0.35
+    fold_to_bet: float = 0.45
+    showdown: float = 0.3
+
+
+# What a typical, reasonable player does by number of players dealt in.
+PRIORS: dict[int, Prior] = {
+    2: Prior(vpip=0.62, pfr=0.4),
+    3: Prior(vpip=0.45, pfr=0.3),
+    4: Prior(vpip=0.36, pfr=0.24),
+    5: Prior(vpip=0.3, pfr=0.2),
+    6: Prior(vpip=0.27, pfr=0.18),
+}
+
+# How many imaginary observations of the prior each rate starts with.
+WEIGHT_HANDS = 12.0
+WEIGHT_ACTIONS = 10.0
+WEIGHT_SPOTS = 8.0
+
+
+def prior_for(players: int) -> Prior:
+    return PRIORS[min(max(players, 2), 6)]
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """One opponent as the bot sees them: rates shrunk towards the prior, and the raw counts."""
+
+    vpip: float
+    pfr: float
+    aggression: float
+    bet_rate: float  # bets and raises among all their decisions after the flop
+    fold_to_bet: float
+    showdown: float
+    counts: Counts
+
+    @classmethod
+    def of(cls, counts: Counts, prior: Prior) -> Profile:
+        def shrink(hits: int, total: int, rate: float, weight: float) -> float:
+            return (hits + rate * weight) / (total + weight)
+
+        c = counts
+        acted = c.aggressive + c.calls
+        return cls(
+            vpip=shrink(c.vpip, c.hands, prior.vpip, WEIGHT_HANDS),
+            pfr=shrink(c.pfr, c.hands, prior.pfr, WEIGHT_HANDS),
+            aggression=shrink(c.aggressive, acted, prior.aggression, WEIGHT_ACTIONS),
+            bet_rate=shrink(c.aggressive, c.decisions, prior.bet_rate, WEIGHT_ACTIONS),
+            fold_to_bet=shrink(c.folded, c.faced, prior.fold_to_bet, WEIGHT_SPOTS),
+            showdown=shrink(c.showdowns, c.flops, prior.showdown, WEIGHT_SPOTS),
+            counts=c,
+        )
+
+    @classmethod
+    def typical(cls, players: int) -> Profile:
+        p = prior_for(players)
+        return cls(p.vpip, p.pfr, p.aggression, p.bet_rate, p.fold_to_bet, p.showdown, Counts())
+
+
+class OpponentModel:
+    """Counts per opponent seat, from the hands the bot has seen."""
+
+    def __init__(self, counts: Mapping[int, Counts] | None = None) -> None:
+        self.counts: dict[int, Counts] = dict(counts or {})
+
+    def profile(self, seat: int, players: int) -> Profile:
+        return Profile.of(self.counts.get(seat, Counts()), prior_for(players))
+
+    def add_hand(self, hand: Mapping[str, Any], me: int | None) -> None:
+        for seat, counts in count_hand(hand).items():
+            if seat != me:
+                self.counts[seat] = self.counts.get(seat, Counts()) + counts
+
+    def copy(self) -> OpponentModel:
+        return OpponentModel(self.counts)
+
+
+def count_hand(hand: Mapping[str, Any]) -> dict[int, Counts]:
+    """The statistics one finished hand adds for each seat dealt in."""
+    seats = [int(p["seat"]) for p in hand["players"]]
+    folded = {int(p["seat"]): bool(p["folded"]) for p in hand["players"]}
+    decided: set[int] = set()
+    vpip: set[int] = set()
+    pfr: set[int] = set()
+    saw_flop = False
+    tally = {
+        s: dict.fromkeys(("aggressive", "calls", "decisions", "faced", "folded"), 0) for s in seats
+    }
+    round_bet: dict[int, int] = {}
+    current = 0
+    for e in hand["events"]:
+        kind = e["kind"]
+        if kind == "board":
+            if e["street"] == "flop":
+                saw_flop = True
+            round_bet = {}
+            current = 0
+        elif kind in ("post_sb", "post_bb"):
+            seat = int(e["seat"])
+            round_bet[seat] = int(e.get("to", 0))
+            current = max(current, round_bet[seat], int(hand.get("big_blind", 0)))
+        elif kind == "action":
+            seat = int(e["seat"])
+            action = e["action"]
+            street = STREET_INDEX[e["street"]]
+            facing = current > round_bet.get(seat, 0)
+            if street == 0:
+                decided.add(seat)
+                if action in ("call", "raise", "bet"):
+                    vpip.add(seat)
+                if action in ("raise", "bet"):
+                    pfr.add(seat)
+            elif seat in tally:
+                t = tally[seat]
+                t["decisions"] += 1
+                if action in ("bet", "raise"):
+                    t["aggressive"] += 1
+                elif action == "call":
+                    t["calls"] += 1
+                if facing:
+                    t["faced"] += 1
+                    if action == "fold":
+                        t["folded"] += 1
+            if "to" in e:
+                round_bet[seat] = int(e["to"])
+                current = max(current, round_bet[seat])
+    still_in = [s for s in seats if not folded[s]]
+    showdown = len(still_in) >= 2
+    out: dict[int, Counts] = {}
+    for seat in seats:
+        t = tally[seat]
+        # A player who folded preflop did not see the flop even if it was dealt.
+        flop = saw_flop and _reached_flop(hand, seat)
+        out[seat] = Counts(
+            hands=1 if seat in decided else 0,
+            vpip=1 if seat in vpip else 0,
+            pfr=1 if seat in pfr else 0,
+            aggressive=t["aggressive"],
+            calls=t["calls"],
+            decisions=t["decisions"],
+            faced=t["faced"],
+            folded=t["folded"],
+            flops=1 if flop else 0,
+            showdowns=1 if flop and showdown and not folded[seat] else 0,
+        )
+    return out
+
+
+def _reached_flop(hand: Mapping[str, Any], seat: int) -> bool:
+    for e in hand["events"]:
+        if e["kind"] == "board":
+            return True
+        if e["kind"] == "action" and int(e["seat"]) == seat and e["action"] == "fold":
+            return False
+    return False
+
+
+# ------------------------------------------------------------------ cached rebuild from past
+_CACHE: OrderedDict[tuple[Any, ...], OpponentModel] = OrderedDict()
+_CACHE_SIZE = 512
+# Fingerprints of hand views already seen, by object identity; the view itself is kept so that
+# its id cannot be reused by another object while the entry lives.
+_SEEN: OrderedDict[int, tuple[Mapping[str, Any], int]] = OrderedDict()
+_SEEN_SIZE = 20_000
+
+
+def _fingerprint(hand: Mapping[str, Any]) -> int:
+    """Tells hands apart: who was dealt in with what, and every event as this seat saw it."""
+    found = _SEEN.get(id(hand))
+    if found is not None and found[0] is hand:
+        return found[1]
+    events = tuple(
+        (e["kind"], e.get("seat"), e.get("action"), e.get("to"), tuple(e.get("cards", ())))
+        for e in hand["events"]
+    )
+    players = tuple((p["seat"], p["in_pot"], p["stack"], p["folded"]) for p in hand["players"])
+    value = hash((hand.get("hand_number"), hand.get("button"), players, events))
+    _SEEN[id(hand)] = (hand, value)
+    while len(_SEEN) > _SEEN_SIZE:
+        _SEEN.popitem(last=False)
+    return value
+
+
+def model_from_past(past: Sequence[Mapping[str, Any]], me: int | None) -> OpponentModel:
+    """The model after the hands of ``past`` (oldest first), as seen from seat ``me``.
+
+    Cached by the content of every hand; a list that grew by one hand since the last call only
+    counts the new hand.
+    """
+    if not past:
+        return OpponentModel()
+    prints = tuple(_fingerprint(hand) for hand in past)
+    key = (me, len(prints), hash(prints))
+    found = _CACHE.get(key)
+    if found is not None:
+        _CACHE.move_to_end(key)
+        return found
+    model: OpponentModel | None = None
+    if len(past) > 1:
+        earlier = _CACHE.get((me, len(prints) - 1, hash(prints[:-1])))
+        if earlier is not None:
+            model = earlier.copy()
+            model.add_hand(past[-1], me)
+    if model is None:
+        model = OpponentModel()
+        for hand in past:
+            model.add_hand(hand, me)
+    _CACHE[key] = model
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return model
+
+
+def clear_cache() -> None:
+    _CACHE.clear()
+    _SEEN.clear()
+
+
+# ------------------------------------------------------------------ words
+def summary(profile: Profile) -> str:
+    """A short English description such as "plays 45% of hands, calls often, rarely raises"."""
+    c = profile.counts
+    if c.hands == 0:
+        return "not seen playing yet"
+    raw_vpip = c.vpip / c.hands
+    raw_pfr = c.pfr / c.hands
+    parts = [f"plays {round(100 * raw_vpip)}% of hands"]
+    postflop = c.aggressive + c.calls
+    if postflop >= 3:
+        if c.calls / postflop >= 0.65:
+            parts.append("calls often")
+        elif c.aggressive / postflop >= 0.65:
+            parts.append("bets and raises often")
+    if raw_pfr < 0.08 or (raw_vpip > 0 and raw_pfr / raw_vpip < 0.3):
+        parts.append("rarely raises before the flop")
+    elif raw_pfr >= 0.3:
+        parts.append("raises a lot before the flop")
+    if c.faced >= 3:
+        rate = c.folded / c.faced
+        if rate >= 0.6:
+            parts.append("often folds to a bet")
+        elif rate <= 0.25:
+            parts.append("seldom folds to a bet")
+    if c.flops >= 4 and c.showdowns / c.flops >= 0.5:
+        parts.append("goes to showdown a lot")
+    text = ", ".join(parts)
+    if c.hands < 10:
+        text += " (only a few hands seen)"
+    return text
+
+
+def style(profile: Profile) -> str:
+    """A one-word style for the UI to translate: loose or tight, passive or aggressive."""
+    loose = profile.vpip >= 0.4 if profile.counts.hands else False
+    aggressive = profile.aggression >= 0.5 and profile.pfr >= 0.5 * profile.vpip
+    if profile.counts.hands < 5:
+        return "unknown"
+    if loose and aggressive:
+        return "loose_aggressive"
+    if loose:
+        return "loose_passive"
+    if aggressive:
+        return "tight_aggressive"
+    return "tight_passive"
+
+
+def describe(model: OpponentModel, players: int) -> dict[int, dict[str, Any]]:
+    out: dict[int, dict[str, Any]] = {}
+    for seat in sorted(model.counts):
+        profile = model.profile(seat, players)
+        c = profile.counts
+
+        def rate(hits: int, total: int) -> float | None:
+            return round(hits / total, 3) if total else None
+
+        out[seat] = {
+            "hands": c.hands,
+            "vpip": rate(c.vpip, c.hands),
+            "pfr": rate(c.pfr, c.hands),
+            "aggression": rate(c.aggressive, c.aggressive + c.calls),
+            "bet_rate": rate(c.aggressive, c.decisions),
+            "fold_to_bet": rate(c.folded, c.faced),
+            "showdown": rate(c.showdowns, c.flops),
+            "estimate": {
+                "vpip": round(profile.vpip, 3),
+                "pfr": round(profile.pfr, 3),
+                "aggression": round(profile.aggression, 3),
+                "bet_rate": round(profile.bet_rate, 3),
+                "fold_to_bet": round(profile.fold_to_bet, 3),
+                "showdown": round(profile.showdown, 3),
+            },
+            "style": style(profile),
+            "summary": summary(profile),
+        }
+    return out
+
+
+__all__ = [
+    "Counts",
+    "OpponentModel",
+    "Prior",
+    "Profile",
+    "clear_cache",
+    "count_hand",
+    "describe",
+    "model_from_past",
+    "prior_for",
+    "summary",
+]

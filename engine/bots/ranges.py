@@ -1,0 +1,193 @@
+"""Reading an opponent's range from their actions in this hand.
+
+Preflop, each action picks a slice of the strength order (an open raise is the top of the hands,
+a cold call the next slice, a three-bet a narrow top, ...), its width set by the opponent's
+profile: how often they raise and play hands, scaled by their position. After the flop every bet,
+raise, call and check reweights the combos by how strong each is on the board of that street:
+aggressive players bet a wider range and bluff more, players who fold often keep only the top of
+their range when they call, bigger bets mean stronger hands.
+
+The medium bot reads everyone with the typical profile of the table size; the hard bot with the
+profile it has built of that player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from engine.bots import preflop
+from engine.bots.base import Act, Spot
+from engine.bots.combos import FloatArray, blocked_combos, board_strength
+from engine.bots.model import Profile, prior_for
+
+ProfileOf = Callable[[int], Profile]
+
+# Opening widths (share of all combos raised when everyone before folded), by players dealt in
+# and players still to act behind the opener. Medium and hard open from these tables too.
+OPEN: dict[int, dict[int, float]] = {
+    2: {1: 0.8},
+    3: {2: 0.45, 1: 0.45},
+    4: {3: 0.3, 2: 0.42, 1: 0.42},
+    5: {4: 0.22, 3: 0.28, 2: 0.42, 1: 0.42},
+    6: {5: 0.16, 4: 0.2, 3: 0.27, 2: 0.42, 1: 0.42},
+}
+
+
+def open_width(players: int, behind: int) -> float:
+    chart = OPEN[min(max(players, 2), 6)]
+    return chart.get(behind, min(chart.values()))
+
+
+def _sigmoid(x: FloatArray) -> FloatArray:
+    out: FloatArray = 1.0 / (1.0 + np.exp(-x))
+    return out
+
+
+def relative_strength(weights: FloatArray, strength: FloatArray) -> FloatArray:
+    """Each combo's place inside the range (0 the weakest, 1 the strongest), by ``strength``."""
+    order = np.argsort(strength, kind="stable")
+    w = weights[order]
+    cumulative = np.cumsum(w)
+    total = cumulative[-1] if len(cumulative) else 0.0
+    rel = np.empty_like(strength)
+    if total <= 0:
+        rel[order] = np.linspace(0.0, 1.0, len(order))
+        return rel
+    rel[order] = (cumulative - w / 2) / total
+    return rel
+
+
+# ------------------------------------------------------------------ preflop
+def preflop_classes(spot: Spot, seat: int, profile: Profile) -> FloatArray:
+    """Class weights of ``seat``'s likely hands from their preflop actions in this hand."""
+    prior = prior_for(spot.n)
+    raise_ratio = min(max(profile.pfr / prior.pfr, 0.15), 3.0)
+    play_ratio = min(max(profile.vpip / prior.vpip, 0.2), 2.5)
+    heads_up = spot.n == 2
+    behind = spot.behind_preflop(seat)
+    position = open_width(spot.n, behind) / open_width(spot.n, 2 if spot.n > 2 else 1)
+    opening = min(open_width(spot.n, behind) * raise_ratio, 1.0)
+    in_blind = spot.distance_from_button(seat) in ((0, 1) if heads_up else (1, 2))
+
+    mine = [a for a in spot.acts if a.street == 0 and a.seat == seat]
+    if not mine:
+        # Blinds who have not acted yet, or players still to act: anything they might hold.
+        return np.ones(preflop.N_CLASSES)
+    last = mine[-1]
+    if last.kind in ("check", "fold"):
+        # A big blind who checked would have raised his best hands most of the time.
+        weights = np.ones(preflop.N_CLASSES)
+        weights -= 0.7 * preflop.top(min(0.12 * raise_ratio, 0.6))
+        return weights
+    big = last.to / spot.big_blind
+    if last.kind == "call":
+        if last.level <= 1:  # a limp (or the small blind completing)
+            width = min(max(profile.vpip, 0.1) * position * 1.2, 1.0)
+            weights = preflop.top(width)
+            weights -= 0.6 * preflop.top(min(opening * 0.5, width))
+            return weights
+        if last.level == 2:  # called one raise
+            base = (0.55 if heads_up else 0.3) if in_blind else (0.15 if not heads_up else 0.4)
+            width = min(base * play_ratio, 0.95)
+            if last.facing > 4 * spot.big_blind and not heads_up:
+                width *= 0.75
+            three_bet = min((0.14 if heads_up else 0.05) * raise_ratio, width)
+            weights = preflop.top(width)
+            weights -= 0.65 * preflop.top(three_bet)
+            return weights
+        # Called a three-bet or more.
+        width = min((0.2 if heads_up else 0.09) * raise_ratio / (last.level - 1.5), 0.6)
+        if last.all_in or last.facing > 30 * spot.big_blind:
+            width = min(width, 0.1 * raise_ratio)
+        weights = preflop.top(width)
+        weights -= 0.5 * preflop.top(width * 0.3)
+        return weights
+    # A raise.
+    if last.level <= 1:
+        width = opening
+        if last.all_in and big <= 15:
+            width = max(width, min(opening * 1.6, 0.9))
+    else:
+        width = reraise_width(spot.n, last.level) * raise_ratio
+    if last.all_in and big > 25 and last.level >= 2:
+        width = min(width, 0.06 * raise_ratio)
+    return preflop.top(min(max(width, 0.012), 1.0))
+
+
+def reraise_width(players: int, level: int) -> float:
+    """Typical share of hands that re-raise when facing ``level`` bets (2: a three-bet)."""
+    heads_up = players == 2
+    if level == 2:
+        return 0.14 if heads_up else 0.055
+    return 0.05 if heads_up else 0.025
+
+
+# ------------------------------------------------------------------ after the flop
+def bet_share(profile: Profile) -> tuple[float, float]:
+    """(share of the range bet for value, share of the weakest hands bet as a bluff)."""
+    rate = min(max(profile.bet_rate, 0.05), 0.85)
+    share = min(rate * 1.4, 0.95)  # bet_rate counts calls and folds too: they bet more when free
+    bluffs = min(0.2 + 0.4 * max(rate - 0.3, 0.0), 0.5)
+    value = max(share * (1 - bluffs), 0.1)
+    bluff = max(share * bluffs, 0.02)
+    return value, bluff
+
+
+def fold_share(profile: Profile, size: float) -> float:
+    """Share of the range folded against a bet of ``size`` times the pot."""
+    return min(max(profile.fold_to_bet + 0.2 * (size - 0.6), 0.03), 0.92)
+
+
+def apply_act(weights: FloatArray, act: Act, strength: FloatArray, profile: Profile) -> FloatArray:
+    """Reweight a range after one postflop action."""
+    rel = relative_strength(weights, strength)
+    # Bets are read half by a hand's place in the range, half by its strength on the board: a
+    # tight range that missed the flop does not bet its "best" hands as if they were strong.
+    mixed = 0.5 * (rel + strength)
+    value, bluff = bet_share(profile)
+    if act.kind in ("bet", "raise"):
+        pot = max(act.pot_before + act.facing, 1)
+        size = (act.to - act.current_bet) / pot
+        if act.kind == "raise":
+            value *= 0.55
+            bluff *= 0.6
+        value *= min(max(1.15 - 0.3 * size, 0.65), 1.1)
+        factor = (
+            0.08
+            + 0.92 * _sigmoid((mixed - (1.0 - value)) / 0.04)
+            + 0.7 * (1.0 - _sigmoid((rel - bluff) / 0.03))
+        )
+    elif act.kind == "call":
+        pot = max(act.pot_before, 1)
+        fold = fold_share(profile, act.facing / pot)
+        raise_top = value * 0.3
+        raised = 0.5 * _sigmoid((rel - (1.0 - raise_top)) / 0.03)
+        factor = _sigmoid((rel - fold) / 0.05) * (1.0 - raised)
+    elif act.kind == "check":
+        slow = 0.75 if profile.aggression >= 0.35 else 0.5
+        factor = 1.0 - slow * _sigmoid((mixed - (1.0 - value)) / 0.04)
+    else:
+        return weights
+    out: FloatArray = weights * factor
+    return out
+
+
+def estimate(spot: Spot, seat: int, profile: Profile) -> FloatArray:
+    """Weights over the 1,326 combos of what ``seat`` holds now, cards the bot sees removed."""
+    weights = preflop.combo_weights(preflop_classes(spot, seat, profile))
+    weights = np.where(blocked_combos([*spot.hole, *spot.board]), 0.0, weights)
+    for street in (1, 2, 3):
+        if street > spot.street:
+            break
+        board = spot.board_by_street.get(street)
+        if not board:
+            break
+        strength, _ = board_strength(board)
+        for act in spot.street_acts(street):
+            if act.seat == seat:
+                weights = apply_act(weights, act, strength, profile)
+    if weights.sum() <= 0:
+        weights = (~blocked_combos([*spot.hole, *spot.board])).astype(np.float64)
+    return weights

@@ -1,0 +1,70 @@
+"""Hand histories and results to take away: PokerStars text, PHH and CSV.
+
+Every export is written from one viewer's point of view (P3): a seat number sees its own hole
+cards and the hands shown at the showdown; ``SPECTATOR`` (or any seat not dealt in) sees only
+the shown hands; ``None`` is the complete record, for staff. Only finished hands are exported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import UTC
+
+from engine.export.pokerstars import (
+    HAND_SEPARATOR,
+    SPECTATOR,
+    HandMeta,
+    describe,
+    export_names,
+    format_time,
+    pokerstars_game,
+    pokerstars_hand,
+)
+from engine.export.results import CSV_HEADER, game_results_csv, spreadsheet_text
+from engine.hand import Hand
+from engine.phh import to_phh
+
+__all__ = [
+    "CSV_HEADER",
+    "HAND_SEPARATOR",
+    "SPECTATOR",
+    "HandMeta",
+    "describe",
+    "export_names",
+    "format_time",
+    "game_results_csv",
+    "phh_game",
+    "phh_hand",
+    "pokerstars_game",
+    "pokerstars_hand",
+    "spreadsheet_text",
+]
+
+
+def phh_hand(
+    hand: Hand, names: Mapping[int, str], meta: HandMeta, viewer: int | None = None
+) -> str:
+    """One finished hand as a PHH file (through the engine's PHH writer)."""
+    if not hand.finished:
+        raise ValueError("only a finished hand can be exported: its cards are still hidden")
+    moment = meta.started_at.astimezone(UTC) if meta.started_at.tzinfo else meta.started_at
+    extra: dict[str, object] = {
+        "hand": meta.hand_id,
+        "table": meta.table_name,
+        "seat_count": meta.max_seats,
+        "year": moment.year,
+        "month": moment.month,
+        "day": moment.day,
+        "time_zone": "UTC",
+    }
+    return to_phh(hand, viewer=viewer, names=names, extra=extra)
+
+
+def phh_game(
+    hands: Iterable[tuple[Hand, HandMeta]], names: Mapping[int, str], viewer: int | None = None
+) -> str:
+    """Several hands as one ``.phhs`` file: each hand is a TOML table ``[1]``, ``[2]``, ..."""
+    return "\n".join(
+        f"[{k}]\n{phh_hand(hand, names, meta, viewer)}"
+        for k, (hand, meta) in enumerate(hands, start=1)
+    )

@@ -1,0 +1,229 @@
+/* Shared helpers for every page: the screen-reader live region, toasts, announcements carried
+   in server-rendered views, the fold-with-a-free-check confirmation, the chip slide at showdown
+   and the connection banner. Pages are swapped in by htmx, so everything works by event
+   delegation or on "htmx:load" (which also fires for the first page). No build step. */
+(function () {
+  "use strict";
+
+  var Holdem = (window.Holdem = window.Holdem || {});
+  var reduceMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
+
+  Holdem.reducedMotion = function () {
+    return !!(reduceMotion && reduceMotion.matches);
+  };
+
+  /* Run fn for the first page and for every piece of content htmx swaps in. */
+  Holdem.onLoad = function (fn) {
+    document.addEventListener("htmx:load", function (e) { fn(e.target); });
+    if (document.readyState === "loading") {
+      document.addEventListener("DOMContentLoaded", function () { fn(document.body); });
+    } else {
+      fn(document.body);
+    }
+  };
+
+  /* Every element matching selector in root, root itself included (htmx may swap in the
+     element itself). */
+  Holdem.all = function (root, selector) {
+    if (!root || !root.querySelectorAll) return [];
+    var found = Array.prototype.slice.call(root.querySelectorAll(selector));
+    if (root.matches && root.matches(selector)) found.unshift(root);
+    return found;
+  };
+
+  /* Say something to screen readers. The region is emptied first so a repeated sentence
+     ("Your turn") is read again. */
+  Holdem.announce = function (text, assertive) {
+    var region = document.getElementById(assertive ? "live-assertive" : "live");
+    if (!region || !text) return;
+    region.textContent = "";
+    window.setTimeout(function () { region.textContent = text; }, 60);
+  };
+
+  var toastTimer = null;
+  Holdem.toast = function (text) {
+    var old = document.querySelector(".toast");
+    if (old) old.remove();
+    var el = document.createElement("div");
+    el.className = "toast";
+    el.setAttribute("role", "status");
+    el.textContent = text;
+    document.body.appendChild(el);
+    window.clearTimeout(toastTimer);
+    toastTimer = window.setTimeout(function () { el.remove(); }, 2600);
+  };
+
+  Holdem.storage = {
+    get: function (key) {
+      try { return window.localStorage.getItem("holdem." + key); } catch (e) { return null; }
+    },
+    set: function (key, value) {
+      try { window.localStorage.setItem("holdem." + key, value); } catch (e) { /* private mode */ }
+    },
+    remove: function (key) {
+      try { window.localStorage.removeItem("holdem." + key); } catch (e) { /* private mode */ }
+    },
+  };
+
+  /* Views mark sentences to read aloud with data-announce and a data-announce-id that changes
+     when the sentence is new ("Asha raises to 120", "Your turn"). Each id is read once. */
+  var announced = new Set();
+  Holdem.onLoad(function (root) {
+    var items = Holdem.all(root, "[data-announce]");
+    var fresh = [];
+    items.forEach(function (el) {
+      var id = el.getAttribute("data-announce-id") || el.textContent.trim();
+      if (announced.has(id)) return;
+      announced.add(id);
+      fresh.push(el.getAttribute("data-announce") || el.textContent.trim());
+    });
+    if (fresh.length) Holdem.announce(fresh.join(". "));
+  });
+
+  /* Folding when checking is free: ask first. The fold button carries the question and the two
+     answers; "Check" presses the real check button so the same path sends the action. */
+  document.addEventListener("click", function (e) {
+    var fold = e.target.closest && e.target.closest("[data-confirm-fold]");
+    if (!fold || fold.dataset.confirmed === "1") return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    var dialog = document.createElement("dialog");
+    dialog.className = "confirm";
+    dialog.setAttribute("aria-labelledby", "fold-confirm-title");
+    var title = document.createElement("h2");
+    title.id = "fold-confirm-title";
+    title.textContent = fold.getAttribute("data-confirm-fold");
+    var row = document.createElement("div");
+    row.className = "row";
+    var keep = document.createElement("button");
+    keep.type = "button";
+    keep.className = "btn btn--primary";
+    keep.textContent = fold.getAttribute("data-confirm-check") || "Check";
+    var yes = document.createElement("button");
+    yes.type = "button";
+    yes.className = "btn btn--danger";
+    yes.textContent = fold.getAttribute("data-confirm-yes") || "Fold";
+    row.append(yes, keep);
+    dialog.append(title, row);
+    document.body.appendChild(dialog);
+    var close = function () { dialog.close(); dialog.remove(); };
+    keep.addEventListener("click", function () {
+      close();
+      var check = document.querySelector("[data-act='check']");
+      if (check) check.click();
+    });
+    yes.addEventListener("click", function () {
+      close();
+      fold.dataset.confirmed = "1";
+      fold.click();
+    });
+    dialog.addEventListener("cancel", function () { dialog.remove(); });
+    dialog.showModal();
+    keep.focus();
+  }, true);
+
+  /* Chips slide from the pots to each winner once per hand: the pots carry data-award-key
+     (set when the hand is over), winners carry .seat--won. Skipped for reduced motion. */
+  var slid = new Set();
+  Holdem.onLoad(function () {
+    if (Holdem.reducedMotion()) return;
+    var pots = document.querySelector("[data-pots]");
+    var key = pots && pots.getAttribute("data-award-key");
+    if (!key || slid.has(key)) return;
+    slid.add(key);
+    var icon = pots.querySelector(".chips__icon") || pots;
+    var from = icon.getBoundingClientRect();
+    document.querySelectorAll(".seat--won").forEach(function (seat) {
+      var target = seat.querySelector(".seat__avatar, .me__stack") || seat;
+      var to = target.getBoundingClientRect();
+      for (var i = 0; i < 5; i++) {
+        var chip = icon.cloneNode(true);
+        chip.classList.add("chip-fly");
+        chip.setAttribute("aria-hidden", "true");
+        chip.style.left = from.left + "px";
+        chip.style.top = from.top + "px";
+        chip.style.width = Math.max(from.width, 18) + "px";
+        chip.style.height = Math.max(from.height, 18) + "px";
+        chip.style.transitionDelay = 250 + i * 80 + "ms";
+        document.body.appendChild(chip);
+        (function (c) {
+          window.requestAnimationFrame(function () {
+            window.requestAnimationFrame(function () {
+              var dx = to.left + to.width / 2 - (from.left + from.width / 2);
+              var dy = to.top + to.height / 2 - (from.top + from.height / 2);
+              c.style.transform = "translate(" + dx + "px," + dy + "px) scale(0.8)";
+              c.style.opacity = "0.3";
+            });
+          });
+          window.setTimeout(function () { c.remove(); }, 1700);
+        })(chip);
+      }
+    });
+  });
+
+  /* Each view replaces the whole table, so only cards that were not on screen before are dealt
+     in with a little movement (.card--new); the rest stay still. */
+  var onScreen = new Set();
+  Holdem.onLoad(function () {
+    var now = new Set();
+    document.querySelectorAll("#board .card[data-card], #my-cards .card[data-card]").forEach(function (card) {
+      var key = card.closest("#board") ? "b" + card.getAttribute("data-card") : "m" + card.getAttribute("data-card");
+      now.add(key);
+      if (!onScreen.has(key)) card.classList.add("card--new");
+    });
+    onScreen = now;
+  });
+
+  /* Forms that arrive over the websocket were rendered without a CSRF token; a plain POST (the
+     language switch) takes the page's token from the body's hx-headers, and comes back here. */
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if ((form.method || "").toLowerCase() !== "post") return;
+    if (form.hasAttribute("ws-send") || form.hasAttribute("hx-post")) return; /* htmx sends these */
+    if (!form.querySelector("[name=csrfmiddlewaretoken]")) {
+      try {
+        var token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
+        if (token) {
+          var input = document.createElement("input");
+          input.type = "hidden";
+          input.name = "csrfmiddlewaretoken";
+          input.value = token;
+          form.appendChild(input);
+        }
+      } catch (err) { /* no token: the server will say so */ }
+    }
+    var next = form.querySelector("input[name=next]");
+    if (next && !next.value) next.value = window.location.pathname + window.location.search;
+  }, true);
+
+  /* Join codes: capitals, no spaces or dashes, whatever the phone's keyboard did. The server
+     forgives the same things, so this is only for what the person sees. */
+  document.addEventListener("input", function (e) {
+    var input = e.target;
+    if (!input.matches || !input.matches("[data-code-input]")) return;
+    var cleaned = input.value.toUpperCase().replace(/[^0-9A-Z]/g, "");
+    if (cleaned !== input.value) {
+      var end = input.selectionEnd === input.value.length;
+      input.value = cleaned;
+      if (end) input.setSelectionRange(cleaned.length, cleaned.length);
+    }
+  });
+
+  /* The websocket dropped (phone asleep, tunnel): say so; htmx reconnects by itself and the
+     server sends the current view at once. */
+  var offlineTimer = null;
+  document.addEventListener("htmx:wsClose", function () {
+    window.clearTimeout(offlineTimer);
+    offlineTimer = window.setTimeout(function () {
+      document.body.classList.add("is-offline");
+      var banner = document.querySelector("[data-offline-banner]");
+      if (banner) banner.hidden = false;
+    }, 1500);
+  });
+  document.addEventListener("htmx:wsOpen", function () {
+    window.clearTimeout(offlineTimer);
+    document.body.classList.remove("is-offline");
+    var banner = document.querySelector("[data-offline-banner]");
+    if (banner) banner.hidden = true;
+  });
+})();

@@ -1,0 +1,37 @@
+/* Countdown rings: [data-countdown] data-remaining (seconds left when rendered) data-total.
+   The ring empties smoothly and the number counts down; under 5 seconds it turns red-orange and
+   says so in shape too (the number). One timer drives every ring on the page. */
+(function () {
+  "use strict";
+
+  var timer = null;
+
+  function tick() {
+    var rings = document.querySelectorAll("[data-countdown]");
+    if (!rings.length) { window.clearInterval(timer); timer = null; return; }
+    var now = performance.now();
+    rings.forEach(function (el) {
+      if (!el._start) {
+        el._start = now;
+        el._remaining = parseFloat(el.getAttribute("data-remaining")) || 0;
+        el._total = parseFloat(el.getAttribute("data-total")) || 1;
+      }
+      var left = Math.max(0, el._remaining - (now - el._start) / 1000);
+      var ring = el.querySelector(".countdown__left");
+      if (ring) ring.setAttribute("stroke-dashoffset", String(100 - (100 * left) / el._total));
+      var secs = el.querySelector("[data-countdown-secs]");
+      var shown = String(Math.ceil(left));
+      if (secs && secs.textContent !== shown) secs.textContent = shown;
+      el.classList.toggle("countdown--low", left <= 5);
+    });
+  }
+
+  function start() {
+    tick();
+    if (!timer) timer = window.setInterval(tick, 250);
+  }
+
+  if (window.Holdem && window.Holdem.onLoad) window.Holdem.onLoad(start);
+  else document.addEventListener("DOMContentLoaded", start);
+  document.addEventListener("htmx:load", start);
+})();

@@ -1,0 +1,130 @@
+"""The clock: stored deadlines (computer players, time-outs, the next deal) fired exactly once.
+
+Every table that waits for something has ``next_deadline`` and ``deadline_kind``. ``tick()``
+finds the due tables and fires each through the one write path, which re-checks, under the
+table lock, that the deadline is still the one it saw (same version, still due). Every change
+bumps the version, so however many clocks run (one per server process by default, or
+``manage.py runclock``), each deadline fires once; with PostgreSQL a table locked by another
+process is skipped (``skip_locked``) rather than waited for. Deadlines that passed while no
+server ran are simply due and fire at the first tick after start-up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime, timedelta
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import timezone
+
+from engine.actions import ActionError
+from tables import computer
+from tables.models import Table
+from tables.services import Busy, Change, apply_change, deal
+
+log = logging.getLogger(__name__)
+BATCH = 200
+AWAY_AFTER = 2  # P1: two time-outs in a row and a person is marked away
+
+
+def tick(now: datetime | None = None) -> int:
+    """Fire every due deadline once; returns how many fired. Tests call this directly."""
+    now = now or timezone.now()
+    fired = 0
+    due = list(Table.objects.due(now).values_list("id", "version")[:BATCH])
+    for table_id, version in due:
+        try:
+            if fire(table_id, version, now):
+                fired += 1
+        except Busy:
+            continue  # another process is on it
+        except Exception:
+            # One broken table must not stop the clock for the others: log, retry later.
+            log.exception("the deadline of table %s failed", table_id)
+            Table.objects.filter(pk=table_id, version=version).update(
+                next_deadline=timezone.now() + timedelta(seconds=5)
+            )
+    return fired
+
+
+def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
+    """Fire the deadline table ``table_id`` had at ``version``, if it still has it."""
+    table = Table.objects.filter(pk=table_id, version=version).first()
+    if table is None or not _due(table, now or timezone.now()):
+        return False
+    bot_action = None
+    if table.deadline_kind == Table.Deadline.BOT:
+        # Decided outside the lock (a hard computer player may think a little).
+        bot_action = computer.decide_for(table)
+
+    def mutate(change: Change) -> bool:
+        current = change.table
+        if current.version != version or not _due(current, now or change.now):
+            return False
+        kind = current.deadline_kind
+        game = change.game
+        if kind == Table.Deadline.NEXT_HAND:
+            deal(change)
+            return True
+        hand = game.hand
+        if hand is None or hand.finished or hand.seat_to_act is None:
+            return False
+        seat = change.seats[hand.seat_to_act]
+        action = None
+        is_bot_turn = kind == Table.Deadline.BOT and bot_action is not None
+        if is_bot_turn and bot_action is not None and bot_action.seat == seat.position:
+            try:
+                game.act(bot_action.seat, bot_action.kind, bot_action.amount)
+                action = bot_action
+            except ActionError:
+                log.warning("computer player at table %s chose %s: refused", table_id, bot_action)
+        if action is None:
+            # P1: a person out of time (or away, or a computer that failed) checks or folds.
+            action = hand.timeout_action()
+            game.act(action.seat, action.kind, action.amount)
+        if kind == Table.Deadline.TURN and seat.is_person:
+            seat.timeouts_in_row += 1
+            seat.away = seat.timeouts_in_row >= AWAY_AFTER
+            change.save_seat(seat, "timeouts_in_row", "away")
+        change.mark()
+        return True
+
+    return apply_change(table_id, mutate, skip_locked=True)
+
+
+def _due(table: Table, now: datetime) -> bool:
+    return (
+        table.status == Table.Status.PLAYING
+        and not table.paused
+        and bool(table.deadline_kind)
+        and table.next_deadline is not None
+        and table.next_deadline <= now
+    )
+
+
+async def run_forever(interval: float | None = None) -> None:
+    """The clock loop: tick, then sleep (not at all while there is catching up to do)."""
+    pause = interval if interval is not None else settings.TABLES_CLOCK_INTERVAL
+    log.info("clock running (every %.2f s)", pause)
+    while True:
+        try:
+            fired = await database_sync_to_async(tick)()
+        except Exception:
+            log.exception("clock tick failed")
+            fired = 0
+        await asyncio.sleep(0 if fired else pause)
+
+
+_task: asyncio.Task[None] | None = None
+
+
+def start_in_process() -> None:
+    """Start the clock in this process's running event loop, once."""
+    global _task
+    if not settings.TABLES_CLOCK_IN_SERVER:
+        return
+    if _task is not None and not _task.done():
+        return
+    _task = asyncio.get_running_loop().create_task(run_forever())

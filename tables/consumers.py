@@ -1,0 +1,231 @@
+"""One websocket per phone at a table: parse what it sends, call the write path, draw its view.
+
+The group message only says "table X changed, version N"; each connection then loads the
+table (shared per process and version, see tables.frames) and renders its own seat's view.
+
+Server -> phone, text frames of HTML for htmx's ws extension (every top-level element replaces
+the element with the same id):
+
+- a view: ``<section id="table-frame" data-version="N" data-screen="lobby|play|watch|handoff|
+  over|closed" data-code="..." [data-seat="viewer"]>``, then ``<script id="table-data"
+  type="application/json">`` (version, screen, you, mine, handoff, to_act, legal actions,
+  seconds left, pot and bet sizes for the bet sheet, next game's URL), and, when there is one,
+  ``<div id="table-notice" data-code="stale" data-kind="info">`` with a readable message;
+- a notice alone (refusals, bad input): ``<div id="table-notice" data-code="not_your_turn"
+  data-kind="error" role="alert">It is not your turn: Bikash is to act.</div>``;
+- an unknown code gets a notice and the socket closes with 4404 (4429 when rate-limited).
+
+Phone -> server: JSON, see tables.protocol.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import override
+
+from tables import claims, codes, ratelimit, services
+from tables.frames import (
+    FrameOptions,
+    Notice,
+    PassState,
+    Snapshot,
+    cached_snapshot,
+    error_notice,
+    hide,
+    info_notice,
+    load_snapshot,
+    perspective,
+    render_frame,
+    render_notice,
+    reveal,
+)
+from tables.langs import language_from_scope
+from tables.models import Table
+from tables.protocol import BadMessage, Message, parse
+
+log = logging.getLogger(__name__)
+
+CLOSE_UNKNOWN_TABLE = 4404
+CLOSE_TOO_MANY = 4429
+
+
+def _lookup(code: str | None, keys: list[str]) -> tuple[Table | None, bool]:
+    """The table for a code (None if unknown) and whether this client is rate-limited."""
+    if ratelimit.is_limited(keys):
+        return None, True
+    table = Table.objects.by_code(code) if code else None
+    if table is None:
+        ratelimit.record_failure(keys)
+        return None, False
+    return table, False
+
+
+def _session_info(session: Any) -> tuple[list[str], str | None]:
+    if session is None:
+        return [], None
+    return claims.session_hashes(session), session.session_key
+
+
+class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
+    table_id: int | None = None
+    identity: tuple[str, datetime]  # the table's code and creation time (snapshot cache key)
+    group: str = ""
+
+    async def connect(self) -> None:
+        self.language = language_from_scope(self.scope)
+        self.pass_state = PassState()
+        self.sent_version = -1
+        self.hashes, session_key = await database_sync_to_async(_session_info)(
+            self.scope.get("session")
+        )
+        client = self.scope.get("client") or (None, None)
+        keys = ratelimit.client_keys(client[0], session_key)
+        code = codes.normalize(self.scope["url_route"]["kwargs"].get("code", ""))
+        table, limited = await database_sync_to_async(_lookup)(code, keys)
+        await self.accept()
+        if table is None:
+            with override(self.language):
+                await self._refuse(limited)
+            return
+        self.table_id = table.id
+        self.identity = (table.code, table.created_at)
+        self.group = services.group_name(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        snapshot = await self.send_view(force=True)
+        if snapshot is not None:
+            await database_sync_to_async(services.touch_seats)(
+                self.table_id, snapshot.positions_of(self.hashes)
+            )
+
+    async def _refuse(self, limited: bool) -> None:
+        if limited:
+            notice = error_notice("rate_limited", _("Too many wrong codes: wait a minute."))
+        else:
+            notice = error_notice("unknown_table", _("There is no table with that code."))
+        await self.send(text_data=render_notice(notice, self.language))
+        await self.close(code=CLOSE_TOO_MANY if limited else CLOSE_UNKNOWN_TABLE)
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    # ------------------------------------------------------------------ from the group
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        version = int(event.get("version", 0))
+        if version <= self.sent_version:
+            return
+        assert self.table_id is not None
+        # Usually another connection of this process has loaded this version already.
+        snapshot = cached_snapshot(self.table_id, *self.identity, version)
+        await self.send_view(snapshot=snapshot)
+
+    # ------------------------------------------------------------------ from the phone
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.table_id is None:
+            return
+        try:
+            message = parse(text_data, bytes_data, settings.TABLES_MAX_MESSAGE)
+        except BadMessage as exc:
+            with override(self.language):
+                await self.send_notice(error_notice(exc.code, exc.message))
+            return
+        handler = getattr(self, f"on_{message.type}")
+        with override(self.language):
+            await handler(message)
+
+    async def on_action(self, message: Message) -> None:
+        assert self.table_id is not None
+        try:
+            await database_sync_to_async(services.act)(
+                self.table_id, self.hashes, kind=message.kind, amount=message.amount,
+                version=message.version, action_id=message.action_id, seat=message.seat,
+                revealed=self.pass_state.revealed,
+            )
+        except services.Refused as exc:
+            notice = error_notice(exc.code, exc.message)
+            if exc.code == "stale":
+                await self.send_view(force=True, notice=info_notice(exc.code, exc.message))
+            else:
+                await self.send_notice(notice)
+        # Applied: the frame follows from the group message, like everyone else's.
+
+    async def on_reveal(self, message: Message) -> None:
+        snapshot = await self._snapshot()
+        if snapshot is None:
+            return
+        mine = snapshot.positions_of(self.hashes)
+        if not reveal(snapshot, mine, self.pass_state, message.seat):
+            await self.send_notice(
+                error_notice("not_your_seat", _("That seat is not yours to show."))
+            )
+            return
+        assert self.table_id is not None and message.seat is not None
+        await self._come_back([message.seat], snapshot)
+        await self.send_view(force=True)
+
+    async def on_hide(self, message: Message) -> None:
+        hide(self.pass_state)
+        await self.send_view(force=True)
+
+    async def on_back(self, message: Message) -> None:
+        snapshot = await self._snapshot()
+        if snapshot is not None:
+            mine = snapshot.positions_of(self.hashes)
+            revealed = self.pass_state.revealed
+            seats = mine if len(mine) == 1 else [revealed] if revealed is not None else []
+            await self._come_back(seats, snapshot)
+            await self.send_view(force=True)
+
+    async def on_sync(self, message: Message) -> None:
+        await self.send_view(force=True)
+
+    async def _come_back(self, seats: list[int], snapshot: Snapshot) -> None:
+        if any(snapshot.seats[p].away for p in seats if p in snapshot.seats):
+            assert self.table_id is not None
+            await database_sync_to_async(services.come_back)(self.table_id, seats)
+
+    # ------------------------------------------------------------------ to the phone
+    async def _snapshot(self) -> Snapshot | None:
+        assert self.table_id is not None
+        snapshot: Snapshot | None = await database_sync_to_async(load_snapshot)(self.table_id)
+        return snapshot
+
+    async def send_view(
+        self, *, force: bool = False, notice: Notice | None = None,
+        snapshot: Snapshot | None = None,
+    ) -> Snapshot | None:
+        if snapshot is None:
+            snapshot = await self._snapshot()
+        if snapshot is None:
+            await self.send_notice(error_notice("unknown_table", _("This table is gone.")))
+            return None
+        if snapshot.version <= self.sent_version and not force:
+            return snapshot  # already drawn (a later message showed a newer version)
+        mine = snapshot.positions_of(self.hashes)
+        persp = perspective(snapshot, mine, self.pass_state)
+        html = render_frame(
+            snapshot, persp,
+            FrameOptions(join_url=self._join_url(snapshot), language=self.language, notice=notice),
+        )
+        self.sent_version = max(self.sent_version, snapshot.version)
+        await self.send(text_data=html)
+        return snapshot
+
+    async def send_notice(self, notice: Notice) -> None:
+        await self.send(text_data=render_notice(notice, self.language))
+
+    def _join_url(self, snapshot: Snapshot) -> str:
+        path = f"/t/{snapshot.code}/"
+        if settings.PUBLIC_URL:
+            return settings.PUBLIC_URL + path
+        headers = dict(self.scope.get("headers") or [])
+        host = headers.get(b"host", b"").decode("latin1")
+        scheme = "https" if self.scope.get("scheme") == "wss" else "http"
+        return f"{scheme}://{host}{path}" if host else path

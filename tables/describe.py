@@ -1,0 +1,79 @@
+"""The action log in words ("Asha raises to 120"), from the events a viewer may see."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from engine.cards import parse_card
+
+
+def card_text(code: str) -> str:
+    return parse_card(code).symbol
+
+
+def cards_text(codes: list[str]) -> str:
+    return " ".join(card_text(c) for c in codes)
+
+
+def describe_events(events: list[dict[str, Any]], name: Callable[[int | None], str]) -> list[str]:
+    lines = []
+    for event in events:
+        line = describe(event, name)
+        if line:
+            lines.append(line)
+    return lines
+
+
+def describe(event: dict[str, Any], name: Callable[[int | None], str]) -> str:
+    kind = event["kind"]
+    who = name(event.get("seat"))
+    amount = event.get("amount", 0)
+    all_in = _(" and is all in") if event.get("all_in") else ""
+    if kind == "post_sb":
+        text = _("%(name)s posts the small blind %(amount)d")
+        return text % {"name": who, "amount": amount} + all_in
+    if kind == "post_bb":
+        text = _("%(name)s posts the big blind %(amount)d")
+        return text % {"name": who, "amount": amount} + all_in
+    if kind == "action":
+        action = event.get("action")
+        to = event.get("to", 0)
+        if action == "fold":
+            return _("%(name)s folds") % {"name": who}
+        if action == "check":
+            return _("%(name)s checks") % {"name": who}
+        if action == "call":
+            return _("%(name)s calls %(amount)d") % {"name": who, "amount": amount} + all_in
+        if action == "bet":
+            return _("%(name)s bets %(to)d") % {"name": who, "to": to} + all_in
+        return _("%(name)s raises to %(to)d") % {"name": who, "to": to} + all_in
+    if kind == "board":
+        street = {"flop": _("Flop"), "turn": _("Turn"), "river": _("River")}.get(
+            event.get("street", ""), ""
+        )
+        return f"{street}: {cards_text(event.get('cards', []))}"
+    if kind == "uncalled":
+        return _("%(amount)d returned to %(name)s") % {"name": who, "amount": amount}
+    if kind == "show":
+        shown = cards_text(event.get("cards", []))
+        if event.get("hand"):
+            return _("%(name)s shows %(cards)s: %(hand)s") % {
+                "name": who, "cards": shown, "hand": event["hand"],
+            }
+        return _("%(name)s shows %(cards)s") % {"name": who, "cards": shown}
+    if kind == "muck":
+        return _("%(name)s does not show")  % {"name": who}
+    if kind == "award":
+        pot = event.get("pot", 0)
+        where = _("the pot") if pot <= 0 else _("side pot %(n)d") % {"n": pot}
+        if event.get("hand"):
+            return _("%(name)s wins %(amount)d from %(pot)s with %(hand)s") % {
+                "name": who, "amount": amount, "pot": where, "hand": event["hand"],
+            }
+        return _("%(name)s wins %(amount)d from %(pot)s") % {
+            "name": who, "amount": amount, "pot": where,
+        }
+    return ""

@@ -1,0 +1,91 @@
+"""Forms for creating and joining tables (the same fields htmx and plain browsers post)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tables.models import NAME_MAX, TURN_SECONDS, Level, Table
+from tables.services import TableSettings
+
+LENGTHS = [
+    ("chips", _("Until one player has every chip")), ("30", _("30 hands")), ("60", _("60 hands")),
+]
+BLIND_SPEEDS = [("5", _("Every 5 hands")), ("10", _("Every 10 hands")), ("20", _("Every 20 hands"))]
+SEATS = [(str(n), str(n)) for n in range(2, 7)]
+TURNS = [(str(s), _("%(s)d seconds") % {"s": s}) for s in TURN_SECONDS]
+
+
+YOUR_NAME = _("Your name")
+
+
+def name_field(required: bool = True, label: Any = YOUR_NAME) -> forms.CharField:
+    return forms.CharField(
+        label=label, max_length=NAME_MAX, required=required,
+        widget=forms.TextInput(attrs={"autocomplete": "nickname", "maxlength": NAME_MAX}),
+    )
+
+
+class CreateTableForm(forms.Form):
+    mode = forms.ChoiceField(choices=Table.Mode.choices, initial=Table.Mode.FRIENDS,
+                             widget=forms.HiddenInput)
+    name = name_field()
+    # Pass and play: the other people sharing this phone.
+    name_2 = name_field(False, _("Player 2"))
+    name_3 = name_field(False, _("Player 3"))
+    name_4 = name_field(False, _("Player 4"))
+    name_5 = name_field(False, _("Player 5"))
+    name_6 = name_field(False, _("Player 6"))
+    seats = forms.TypedChoiceField(label=_("Seats"), choices=SEATS, coerce=int, initial="6")
+    length = forms.ChoiceField(label=_("Game length"), choices=LENGTHS, initial="chips")
+    blind_every = forms.TypedChoiceField(
+        label=_("Blinds go up"), choices=BLIND_SPEEDS, coerce=int, initial="10"
+    )
+    level = forms.ChoiceField(label=_("Computer players"), choices=Level.choices,
+                              initial=Level.MEDIUM)
+    turn_seconds = forms.TypedChoiceField(
+        label=_("Time to act"), choices=TURNS, coerce=int, initial="30"
+    )
+
+    def names(self) -> list[str]:
+        data = self.cleaned_data
+        names = [data["name"]]
+        if data["mode"] == Table.Mode.LOCAL:
+            names += [data[f"name_{i}"] for i in range(2, 7) if data.get(f"name_{i}", "").strip()]
+        return names
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("mode") == Table.Mode.LOCAL and len(self.names()) < 2 and not self.errors:
+            raise forms.ValidationError(_("Pass and play needs at least two names."))
+        return data
+
+    def table_settings(self) -> TableSettings:
+        data = self.cleaned_data
+        length = data["length"]
+        seats = max(data["seats"], len(self.names()))
+        return TableSettings(
+            seat_count=seats,
+            max_hands=None if length == "chips" else int(length),
+            blind_every=data["blind_every"],
+            computer_level=data["level"],
+            turn_seconds=data["turn_seconds"],
+        )
+
+
+class JoinCodeForm(forms.Form):
+    code = forms.CharField(
+        label=_("Table code"), max_length=20,
+        widget=forms.TextInput(attrs={
+            "autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false",
+            "inputmode": "text",
+        }),
+    )
+    name = name_field(required=False)
+
+
+class JoinForm(forms.Form):
+    name = name_field()
+    another = forms.BooleanField(required=False, widget=forms.HiddenInput)

@@ -1,0 +1,404 @@
+"""What one connection is shown: a snapshot of the table, whose eyes it looks through, and
+the HTML fragment (htmx out-of-band swaps) that draws it.
+
+Privacy lives here. Each frame is built from ``engine.views.game_view(game, viewer)`` for at
+most one seat, so it can only hold that seat's hole cards; the deck and burnt cards never reach
+a view. A phone holding several seats (pass and play) sees one seat at a time:
+
+- when the turn comes to one of its seats it first gets a hand-off frame built for no seat
+  at all ("Pass the phone to Bikash"), and only after that person confirms does it get their
+  cards (``reveal``);
+- as soon as the revealed person has acted, their cards are hidden again: while it is nobody
+  on this phone's turn the table is drawn from the last person's place with no hole cards,
+  and anyone may tap to see their own cards (which asks them to confirm who they are);
+- a new hand hides everything again.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.translation import override
+
+from engine.game import Game
+from engine.views import game_view
+from tables import codes
+from tables.describe import describe_events
+from tables.models import Seat, Table
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    position: int
+    name: str
+    is_computer: bool
+    level: str
+    away: bool
+    claim_hash: str
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A table at one version, read-only and shared by every connection in the process."""
+
+    id: int
+    code: str
+    mode: str
+    status: str
+    version: int
+    seat_count: int
+    max_hands: int | None
+    blind_every: int
+    computer_level: str
+    turn_seconds: int
+    host_position: int | None
+    next_deadline: datetime | None
+    deadline_kind: str
+    paused: bool
+    closed_reason: str
+    next_code: str | None
+    seats: dict[int, SeatInfo]
+    game: Game | None
+
+    def positions_of(self, hashes: list[str]) -> list[int]:
+        wanted = set(hashes)
+        return sorted(
+            p for p, s in self.seats.items() if s.claim_hash and s.claim_hash in wanted
+        )
+
+    def name(self, position: int | None) -> str:
+        seat = self.seats.get(position) if position is not None else None
+        return seat.name if seat else "?"
+
+
+# Keyed by id, code, creation time and version: SQLite may give a deleted table's id to a new one.
+_snapshots: OrderedDict[tuple[int, str, datetime, int], Snapshot] = OrderedDict()
+_snapshot_lock = threading.Lock()
+_SNAPSHOTS_KEPT = 1024
+
+
+def cached_snapshot(
+    table_id: int, code: str, created_at: datetime, version: int
+) -> Snapshot | None:
+    """This version of the table if a connection in this process already loaded it (no query)."""
+    with _snapshot_lock:
+        return _snapshots.get((table_id, code, created_at, version))
+
+
+def load_snapshot(table_id: int) -> Snapshot | None:
+    """The table as it is now. One small query when another connection already loaded this
+    version in this process; the engine state is rebuilt once per version."""
+    row = Table.objects.filter(pk=table_id).values_list("code", "created_at", "version").first()
+    if row is None:
+        return None
+    with _snapshot_lock:
+        cached = _snapshots.get((table_id, *row))
+    if cached is not None:
+        return cached
+    table = Table.objects.select_related("next_table").filter(pk=table_id).first()
+    if table is None:
+        return None
+    seats = {
+        s.position: SeatInfo(s.position, s.name, s.is_computer, s.level, s.away, s.claim_hash)
+        for s in Seat.objects.filter(table=table)
+    }
+    snapshot = Snapshot(
+        id=table.id, code=table.code, mode=table.mode, status=table.status,
+        version=table.version, seat_count=table.seat_count, max_hands=table.max_hands,
+        blind_every=table.blind_every, computer_level=table.computer_level,
+        turn_seconds=table.turn_seconds, host_position=table.host_position,
+        next_deadline=table.next_deadline, deadline_kind=table.deadline_kind,
+        paused=table.paused, closed_reason=table.closed_reason,
+        next_code=table.next_table.code if table.next_table else None,
+        seats=seats,
+        game=Game.from_dict(table.state) if table.state else None,
+    )
+    with _snapshot_lock:
+        _snapshots[(table_id, table.code, table.created_at, table.version)] = snapshot
+        while len(_snapshots) > _SNAPSHOTS_KEPT:
+            _snapshots.popitem(last=False)
+    return snapshot
+
+
+# ------------------------------------------------------------------------------ perspective
+@dataclass
+class PassState:
+    """Pass and play memory of one connection (or of one session, for pages without JS)."""
+
+    revealed: int | None = None  # the seat whose owner confirmed they hold the phone
+    revealed_acts: int = 0  # how many actions that seat had taken in the hand at that moment
+    hand_number: int = 0
+    home: int | None = None  # the seat drawn at the bottom while nobody here is to act
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "revealed": self.revealed, "revealed_acts": self.revealed_acts,
+            "hand_number": self.hand_number, "home": self.home,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> PassState:
+        if not isinstance(data, dict):
+            return cls()
+        try:
+            return cls(
+                revealed=_int_or_none(data.get("revealed")),
+                revealed_acts=int(data.get("revealed_acts", 0)),
+                hand_number=int(data.get("hand_number", 0)),
+                home=_int_or_none(data.get("home")),
+            )
+        except (TypeError, ValueError):
+            return cls()
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _acts_of(game: Game | None, seat: int) -> int:
+    if game is None or game.hand is None:
+        return 0
+    return sum(1 for a in game.hand.actions if a.seat == seat)
+
+
+@dataclass(frozen=True)
+class Perspective:
+    mine: tuple[int, ...]  # every seat this connection holds at the table
+    viewer: int | None  # the one seat whose hidden cards this frame may show
+    home: int | None  # the seat drawn at the bottom of the table
+    handoff: int | None  # "pass the phone to ..." (no cards at all in this frame)
+
+    @property
+    def pass_and_play(self) -> bool:
+        return len(self.mine) > 1
+
+
+def perspective(snapshot: Snapshot, mine: list[int], state: PassState) -> Perspective:
+    """Whose eyes this frame looks through. Updates ``state`` (see the module docstring)."""
+    if len(mine) <= 1:
+        seat = mine[0] if mine else None
+        return Perspective(tuple(mine), seat, seat, None)
+    game = snapshot.game
+    hand = game.hand if game else None
+    number = game.hand_number if game else 0
+    if number != state.hand_number:
+        state.revealed, state.hand_number = None, number
+    if state.revealed is not None and (
+        state.revealed not in mine or _acts_of(game, state.revealed) > state.revealed_acts
+    ):
+        state.home, state.revealed = state.revealed, None  # they acted: hide their cards
+    to_act = hand.seat_to_act if hand is not None and not hand.finished else None
+    if to_act in mine and state.revealed != to_act:
+        state.revealed = None
+        return Perspective(tuple(mine), None, to_act, to_act)
+    if state.revealed is not None:
+        state.home = state.revealed
+    home = state.home if state.home in mine else mine[0]
+    return Perspective(tuple(mine), state.revealed, home, None)
+
+
+def reveal(snapshot: Snapshot, mine: list[int], state: PassState, seat: int | None) -> bool:
+    """The person at ``seat`` confirms they hold the phone. Refused (False) for a seat that is
+    not this phone's, or while another of this phone's seats is to act."""
+    if seat is None or seat not in mine:
+        return False
+    game = snapshot.game
+    hand = game.hand if game else None
+    to_act = hand.seat_to_act if hand is not None and not hand.finished else None
+    if to_act in mine and to_act != seat:
+        return False
+    state.revealed = seat
+    state.revealed_acts = _acts_of(game, seat)
+    state.hand_number = game.hand_number if game else 0
+    state.home = seat
+    return True
+
+
+def hide(state: PassState) -> None:
+    if state.revealed is not None:
+        state.home = state.revealed
+    state.revealed = None
+
+
+# ------------------------------------------------------------------------------ the frame
+@dataclass
+class Notice:
+    code: str
+    message: str
+    kind: str = "error"  # "error" (refused) or "info"
+
+
+@dataclass
+class FrameOptions:
+    join_url: str = ""
+    language: str = "en"
+    notice: Notice | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def screen(snapshot: Snapshot, persp: Perspective) -> str:
+    if snapshot.status == Table.Status.CLOSED:
+        return "closed"
+    if snapshot.status == Table.Status.WAITING:
+        return "lobby"
+    if snapshot.status == Table.Status.FINISHED:
+        return "over"
+    if persp.handoff is not None:
+        return "handoff"
+    return "play" if persp.mine else "watch"
+
+
+def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions) -> dict[str, Any]:
+    """Everything the templates draw, for this connection only. Hole cards appear only for
+    ``persp.viewer`` (and for hands shown at showdown)."""
+    now = timezone.now()
+    mode = screen(snapshot, persp)
+    game = snapshot.game
+    view = game_view(game, persp.viewer) if game is not None else None
+    hand = view["hand"] if view else None
+    legal = hand["legal"] if hand and mode == "play" else None
+    players = {p["seat"]: p for p in hand["players"]} if hand else {}
+    stacks = {s["seat"]: s for s in view["seats"]} if view else {}
+    winners: dict[int, dict[str, Any]] = {}
+    for award in hand["awards"] if hand else []:
+        prize = winners.setdefault(award["seat"], {"amount": 0, "hand": "", "cards": []})
+        prize["amount"] += award["amount"]
+        if award["hand"]:
+            prize["hand"], prize["cards"] = award["hand"], award["cards"]
+    remaining = None
+    if snapshot.next_deadline is not None and snapshot.deadline_kind == Table.Deadline.TURN:
+        remaining = max(0.0, (snapshot.next_deadline - now).total_seconds())
+    to_act = hand["to_act"] if hand and not hand["finished"] else None
+
+    seats = []
+    positions = range(snapshot.seat_count) if game is None else sorted(stacks)
+    for position in positions:
+        info = snapshot.seats.get(position)
+        player = players.get(position)
+        won: dict[str, Any] | None = winners.get(position)
+        stack = player["stack"] if player else stacks.get(position, {}).get("stack")
+        seats.append({
+            "seat": position,
+            "name": info.name if info else "",
+            "open": info is None,
+            "computer": info.is_computer if info else True,
+            "level": info.level if info else snapshot.computer_level,
+            "away": info.away if info else False,
+            "host": position == snapshot.host_position,
+            "you": position == persp.viewer or (persp.viewer is None and position == persp.home),
+            "mine": position in persp.mine,
+            "stack": stack if stack is not None else "",
+            "bet": player["bet"] if player else 0,
+            "in_pot": player["in_pot"] if player else 0,
+            "cards": player["cards"] if player else None,
+            "in_hand": player is not None,
+            "folded": player["folded"] if player else False,
+            "all_in": player["all_in"] if player else False,
+            "out": stacks.get(position, {}).get("out", False),
+            "button": hand is not None and hand["button"] == position,
+            "small_blind": hand is not None and hand["small_blind_seat"] == position,
+            "big_blind": hand is not None and hand["big_blind_seat"] == position,
+            "turn": position == to_act,
+            "remaining": remaining if position == to_act else None,
+            "total": (
+                snapshot.turn_seconds if position == to_act and remaining is not None else None
+            ),
+            "won": won["amount"] if won else 0,
+            "hand_name": won["hand"] if won else "",
+            "winning_cards": won["cards"] if won else [],
+        })
+    # Drawn from this connection's seat: it first, then the others to its left.
+    home = persp.viewer if persp.viewer is not None else persp.home
+    if home is not None and any(s["seat"] == home for s in seats):
+        at = next(i for i, s in enumerate(seats) if s["seat"] == home)
+        seats = seats[at:] + seats[:at]
+    you = next((s for s in seats if s["seat"] == persp.viewer), None)
+    log_lines = describe_events(hand["events"], snapshot.name) if hand else []
+    standings = None
+    if view and view["standings"]:
+        standings = [
+            {**s, "name": snapshot.name(s["seat"]), "you": s["seat"] in persp.mine}
+            for s in view["standings"]
+        ]
+    is_host = snapshot.host_position is not None and snapshot.host_position in persp.mine
+    persons = [s for s in snapshot.seats.values() if not s.is_computer]
+    data = {
+        "version": snapshot.version,
+        "screen": mode,
+        "status": snapshot.status,
+        "you": persp.viewer,
+        "mine": list(persp.mine),
+        "handoff": persp.handoff,
+        "to_act": to_act,
+        "legal": legal,
+        "remaining": round(remaining, 1) if remaining is not None else None,
+        "turn_seconds": snapshot.turn_seconds,
+        "hand_number": game.hand_number if game else 0,
+        "hand_over": bool(hand and hand["finished"]),
+        # For the bet sheet's presets (pot-sized bets and the like).
+        "pot_total": hand["pot_total"] if hand else 0,
+        "current_bet": hand["current_bet"] if hand else 0,
+        "big_blind": view["big_blind"] if view else 0,
+        "your_bet": players[persp.viewer]["bet"] if persp.viewer in players else 0,
+        "next_url": f"/t/{snapshot.next_code}/" if snapshot.next_code else None,
+    }
+    return {
+        "table": snapshot,
+        "code": snapshot.code,
+        "pretty_code": codes.pretty(snapshot.code),
+        "version": snapshot.version,
+        "screen": mode,
+        "persp": persp,
+        "seats": seats,
+        "you": you,
+        "mine_names": [snapshot.name(p) for p in persp.mine],
+        "handoff_name": snapshot.name(persp.handoff) if persp.handoff is not None else "",
+        "home_name": snapshot.name(persp.home) if persp.home is not None else "",
+        "view": view,
+        "hand": hand,
+        "legal": legal,
+        "action_id": uuid.uuid4().hex,
+        "log": log_lines,
+        "last_line": log_lines[-1] if log_lines else "",
+        "standings": standings,
+        "is_host": is_host,
+        "can_add_computer": is_host and snapshot.seat_count < 6,
+        "can_remove_computer": is_host and snapshot.seat_count > max(2, len(snapshot.seats)),
+        "persons": persons,
+        "join_url": options.join_url,
+        "notice": options.notice,
+        "data": data,
+        "now_ms": int(time.time() * 1000),
+        **options.extra,
+    }
+
+
+def render_frame(snapshot: Snapshot, persp: Perspective, options: FrameOptions) -> str:
+    """The websocket message: HTML elements swapped in by id (hx-swap-oob)."""
+    with override(options.language):
+        context = frame_context(snapshot, persp, options)
+        return render_to_string("tables/_frame.html", context)
+
+
+def render_notice(notice: Notice, language: str = "en", version: int | None = None) -> str:
+    with override(language):
+        return render_to_string(
+            "tables/_notice.html", {"notice": notice, "version": version, "oob": True}
+        )
+
+
+def error_notice(code: str, message: str) -> Notice:
+    return Notice(code, message, "error")
+
+
+def info_notice(code: str, message: str) -> Notice:
+    return Notice(code, message, "info")
+

@@ -1,0 +1,316 @@
+"""Hand histories of a table and their exports (PokerStars text, PHH, results CSV).
+
+Only someone who was seated at the table (their browser session holds a seat claim) or staff
+may open them (P3). A player sees every hand as they saw it at the table: their own hole cards
+and the hands shown at the showdown, never a mucked or folded hand, in the page, its source or
+any export. Staff see the complete record. Only finished hands are listed or exported: a hand
+in progress (or one a moderator called off) never appears, so its hidden cards cannot leak.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from engine.export import (
+    HAND_SEPARATOR,
+    HandMeta,
+    game_results_csv,
+    phh_hand,
+    pokerstars_hand,
+)
+from engine.game import Game
+from engine.hand import Hand as EngineHand
+from engine.history import replay
+from engine.views import visible_events
+from tables import claims, codes
+from tables.describe import describe
+from tables.models import Hand, Seat, Table
+
+
+@dataclass(frozen=True)
+class Access:
+    """Which table, and through whose eyes: a seat number, or None for staff (everything)."""
+
+    table: Table
+    viewer: int | None
+    seats: tuple[int, ...]  # the seats this session holds at the table
+
+    @property
+    def query(self) -> str:
+        """Keeps the chosen seat on links (a phone may hold several seats: pass and play)."""
+        if self.viewer is None or len(self.seats) <= 1:
+            return ""
+        return f"?seat={self.viewer}"
+
+
+def _refuse(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "tables/message.html",
+        {
+            "title": _("These hands are private"),
+            "text": _("Only the players who sat at this table can see its hands."),
+        },
+        status=403,
+    )
+
+
+def _access(request: HttpRequest, code: str) -> Access | HttpResponse:
+    """The table and viewer, or the refusal. Codes are reused once a table is over, so the
+    table is the most recent one with this code where this session held a seat."""
+    normal = codes.normalize(code)
+    if normal is None:
+        raise Http404
+    tables = Table.objects.filter(code=normal).order_by("-created_at")
+    hashes = claims.session_hashes(request.session)
+    if hashes:
+        held = (
+            Seat.objects.filter(table__in=tables, claim_hash__in=hashes)
+            .select_related("table")
+            .order_by("-table__created_at", "position")
+        )
+        first = held.first()
+        if first is not None:
+            table = first.table
+            seats = tuple(s.position for s in held if s.table_id == table.id)
+            return Access(table, _chosen_seat(request, seats), seats)
+    if request.user.is_authenticated and request.user.is_staff:
+        latest = Table.objects.by_code(normal)
+        if latest is None:
+            raise Http404
+        return Access(latest, None, ())
+    if not tables.exists():
+        raise Http404
+    return _refuse(request)
+
+
+def _chosen_seat(request: HttpRequest, seats: tuple[int, ...]) -> int:
+    wanted = request.GET.get("seat", "")
+    return int(wanted) if wanted.isdigit() and int(wanted) in seats else seats[0]
+
+
+def finished_hands(table: Table) -> QuerySet[Hand]:
+    """The hands that ended normally: never the running one, never a cancelled one."""
+    return Hand.objects.filter(table=table, ended_at__isnull=False, cancelled=False)
+
+
+def names_of(row: Hand) -> dict[int, str]:
+    return {int(p["seat"]): str(p["name"]) for p in row.players}
+
+
+def meta_of(row: Hand, table: Table) -> HandMeta:
+    return HandMeta(row.pk, table.code, row.started_at, table.seat_count)
+
+
+def _engine_hand(row: Hand) -> EngineHand:
+    hand = replay(row.record)
+    if not hand.finished:  # a stored hand marked ended must have ended: never show it otherwise
+        raise Http404
+    return hand
+
+
+def _hand_summary(row: Hand, hand: EngineHand, access: Access, url: str) -> dict[str, Any]:
+    names = names_of(row)
+    winners = sorted({a.seat for a in hand.awards})
+    start = dict(zip(hand.seats, hand.settings.stacks, strict=True))
+    viewer = access.viewer
+    result = None
+    if viewer is not None and viewer in start:
+        result = hand.final_stacks[viewer] - start[viewer]
+    return {
+        "number": row.number,
+        "small_blind": hand.settings.small_blind,
+        "big_blind": hand.settings.big_blind,
+        "winners": ", ".join(names.get(s, "?") for s in winners),
+        "pot": sum(a.amount for a in hand.awards),
+        "result": result,
+        "url": url,
+    }
+
+
+def _exports(access: Access, number: int | None = None) -> list[dict[str, str]]:
+    code, q = access.table.code, access.query
+    if number is not None:
+        return [
+            {"label": _("PokerStars text (for tracking tools)"), "format": "pokerstars",
+             "url": reverse("tables:hand_pokerstars", args=[code, number]) + q},
+            {"label": _("PHH file (PokerKit)"), "format": "phh",
+             "url": reverse("tables:hand_phh", args=[code, number]) + q},
+        ]
+    return [
+        {"label": _("Every hand as PokerStars text"), "format": "pokerstars",
+         "url": reverse("tables:game_pokerstars", args=[code]) + q},
+        {"label": _("Every hand as PHH"), "format": "phh",
+         "url": reverse("tables:game_phh", args=[code]) + q},
+        {"label": _("Results as CSV (spreadsheets)"), "format": "csv",
+         "url": reverse("tables:results_csv", args=[code]) + q},
+    ]
+
+
+# ---------------------------------------------------------------------------------- pages
+@require_GET
+def hand_list(request: HttpRequest, code: str) -> HttpResponse:
+    access = _access(request, code)
+    if isinstance(access, HttpResponse):
+        return access
+    table = access.table
+    hands = []
+    for row in finished_hands(table).order_by("-number"):
+        url = reverse("tables:hand", args=[table.code, row.number]) + access.query
+        hands.append(_hand_summary(row, _engine_hand(row), access, url))
+    return render(
+        request,
+        "tables/history/list.html",
+        {
+            "code": table.code,
+            "pretty_code": codes.pretty(table.code),
+            "hands": hands,
+            "back_url": reverse("tables:table", args=[table.code]),
+            "exports": _exports(access),
+            "seats": access.seats,
+            "viewer": access.viewer,
+        },
+    )
+
+
+@require_GET
+def hand_page(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    access = _access(request, code)
+    if isinstance(access, HttpResponse):
+        return access
+    table = access.table
+    rows = finished_hands(table)
+    row = rows.filter(number=number).first()
+    if row is None:
+        raise Http404
+    hand = _engine_hand(row)
+    names = names_of(row)
+    viewer = access.viewer
+    # Staff get the complete record (still never the deck or a burnt card).
+    events = [e.to_dict() for e in hand.events] if viewer is None else visible_events(hand, viewer)
+
+    def name(seat: int | None) -> str:
+        return names.get(seat, "?") if seat is not None else ""
+
+    replay_data = {
+        "seats": [
+            {"seat": s, "name": names.get(s, "?"), "stack": stack}
+            for s, stack in zip(hand.seats, hand.settings.stacks, strict=True)
+        ],
+        "button": hand.settings.button,
+        "small_blind": hand.settings.small_blind,
+        "big_blind": hand.settings.big_blind,
+        "viewer": viewer,
+        "events": events,
+        "lines": [describe(e, name) for e in events],
+    }
+    before = rows.filter(number__lt=number).order_by("-number").first()
+    after = rows.filter(number__gt=number).order_by("number").first()
+
+    def link(other: Hand | None) -> str | None:
+        if other is None:
+            return None
+        return reverse("tables:hand", args=[table.code, other.number]) + access.query
+
+    return render(
+        request,
+        "tables/history/hand.html",
+        {
+            "code": table.code,
+            "number": row.number,
+            "replay": replay_data,
+            "list_url": reverse("tables:history", args=[table.code]) + access.query,
+            "prev_url": link(before),
+            "next_url": link(after),
+            "exports": _exports(access, row.number),
+        },
+    )
+
+
+# ---------------------------------------------------------------------------------- exports
+def _download(text: str, filename: str, content_type: str) -> HttpResponse:
+    response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _one(access: Access, number: int) -> tuple[Hand, EngineHand]:
+    row = finished_hands(access.table).filter(number=number).first()
+    if row is None:
+        raise Http404
+    return row, _engine_hand(row)
+
+
+@require_GET
+def hand_pokerstars(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    access = _access(request, code)
+    if isinstance(access, HttpResponse):
+        return access
+    row, hand = _one(access, number)
+    text = pokerstars_hand(hand, names_of(row), meta_of(row, access.table), access.viewer)
+    return _download(text, f"holdem-{access.table.code}-hand-{row.number}.txt", "text/plain")
+
+
+@require_GET
+def hand_phh(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    access = _access(request, code)
+    if isinstance(access, HttpResponse):
+        return access
+    row, hand = _one(access, number)
+    text = phh_hand(hand, names_of(row), meta_of(row, access.table), access.viewer)
+    return _download(text, f"holdem-{access.table.code}-hand-{row.number}.phh", "text/plain")
+
+
+def _all(access: Access) -> list[tuple[Hand, EngineHand]]:
+    return [(row, _engine_hand(row)) for row in finished_hands(access.table).order_by("number")]
+
+
+@require_GET
+def game_pokerstars(request: HttpRequest, code: str) -> HttpResponse:
+    access = _access(request, code)
+    if isinstance(access, HttpResponse):
+        return access
+    viewer = access.viewer
+    text = HAND_SEPARATOR.join(
+        pokerstars_hand(hand, names_of(row), meta_of(row, access.table), viewer)
+        for row, hand in _all(access)
+    )
+    return _download(text, f"holdem-{access.table.code}.txt", "text/plain")
+
+
+@require_GET
+def game_phh(request: HttpRequest, code: str) -> HttpResponse:
+    access = _access(request, code)
+    if isinstance(access, HttpResponse):
+        return access
+    viewer = access.viewer
+    text = "\n".join(
+        f"[{k}]\n" + phh_hand(hand, names_of(row), meta_of(row, access.table), viewer)
+        for k, (row, hand) in enumerate(_all(access), start=1)
+    )
+    return _download(text, f"holdem-{access.table.code}.phhs", "text/plain")
+
+
+@require_GET
+def results_csv(request: HttpRequest, code: str) -> HttpResponse:
+    access = _access(request, code)
+    if isinstance(access, HttpResponse):
+        return access
+    table = access.table
+    if table.state is None:
+        raise Http404
+    game = Game.from_dict(table.state)
+    names = {s.position: s.name for s in Seat.objects.filter(table=table)}
+    hands = [hand for _row, hand in _all(access)]
+    text = game_results_csv(game.standings(), names, hands)
+    return _download(text, f"holdem-{access.table.code}-results.csv", "text/csv")

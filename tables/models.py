@@ -1,0 +1,234 @@
+"""Tables, their seats, the hands they played, and the bookkeeping around them.
+
+Every change to a table goes through ``tables.services.apply_change`` (one locked transaction);
+the models here only describe rows and answer questions about them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from engine.game import STARTING_STACK, GameSettings
+
+NAME_MAX = 20
+MAX_SEATS = 6
+TURN_SECONDS = (15, 30, 45, 60, 90)
+
+
+class Level(models.TextChoices):
+    EASY = "easy", _("Easy")
+    MEDIUM = "medium", _("Medium")
+    HARD = "hard", _("Hard")
+
+
+class TableQuerySet(models.QuerySet["Table"]):
+    def open(self) -> TableQuerySet:
+        return self.filter(status__in=Table.OPEN)
+
+    def due(self, now: datetime) -> TableQuerySet:
+        """Playing tables whose next deadline has passed (the clock fires them)."""
+        return self.filter(
+            status=Table.Status.PLAYING, paused=False, next_deadline__lte=now
+        ).order_by("next_deadline")
+
+    def by_code(self, code: str) -> Table | None:
+        """The open table with this code, else the most recent one that had it."""
+        tables = self.filter(code=code)
+        return tables.open().first() or tables.order_by("-created_at").first()
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Game over")
+        CLOSED = "closed", _("Closed")
+
+    class Mode(models.TextChoices):
+        FRIENDS = "friends", _("Play with friends")
+        COMPUTER = "computer", _("Play against the computer")
+        LOCAL = "local", _("Pass and play")
+
+    class Deadline(models.TextChoices):
+        NONE = "", _("Nothing pending")
+        BOT = "bot", _("A computer player acts")
+        TURN = "turn", _("A person runs out of time")
+        AWAY = "away", _("An away player acts")
+        NEXT_HAND = "next_hand", _("The next hand is dealt")
+
+    OPEN = (Status.WAITING, Status.PLAYING)
+
+    code = models.CharField(max_length=8, db_index=True)
+    mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.FRIENDS)
+    # Game settings (R1, R10, R32, P1).
+    seat_count = models.PositiveSmallIntegerField(default=6)
+    max_hands = models.PositiveSmallIntegerField(null=True, blank=True)  # None: until one has all
+    blind_every = models.PositiveSmallIntegerField(default=10)
+    computer_level = models.CharField(max_length=6, choices=Level.choices, default=Level.MEDIUM)
+    turn_seconds = models.PositiveSmallIntegerField(default=30)
+
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING)
+    host_position = models.PositiveSmallIntegerField(null=True, blank=True)
+    # engine.game.Game.to_dict(): holds the running hand's deck, so it never leaves the server.
+    state = models.JSONField(null=True, blank=True)
+    version = models.PositiveBigIntegerField(default=0)
+    next_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    deadline_kind = models.CharField(
+        max_length=10, choices=Deadline.choices, default=Deadline.NONE, blank=True
+    )
+    paused = models.BooleanField(default=False, help_text=_("A moderator stopped the clock."))
+    closed_reason = models.CharField(max_length=200, blank=True)
+    next_table = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = TableQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["code"],
+                condition=Q(status__in=["waiting", "playing"]),
+                name="unique_code_among_open_tables",
+            ),
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=2, seat_count__lte=MAX_SEATS),
+                name="two_to_six_seats",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} ({self.get_status_display()})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in self.OPEN
+
+    def game_settings(self) -> GameSettings:
+        return GameSettings(blind_every=self.blind_every, max_hands=self.max_hands)
+
+    def chip_total(self) -> int:
+        """Every chip at the table once the game has started (R3): never changes."""
+        players = len(self.state["seats"]) if self.state else 0
+        return players * STARTING_STACK
+
+
+class Seat(models.Model):
+    """A place at a table, held by a person (claimed by a browser session) or a computer."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=NAME_MAX)
+    is_computer = models.BooleanField(default=False)
+    level = models.CharField(max_length=6, choices=Level.choices, blank=True)
+    # SHA-256 of a secret kept in the player's session (tables.claims); empty for computers.
+    claim_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    joined_at = models.DateTimeField(default=timezone.now)
+    last_seen = models.DateTimeField(null=True, blank=True)
+    away = models.BooleanField(default=False)
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="one_seat_per_position"),
+            models.CheckConstraint(condition=Q(position__lt=MAX_SEATS), name="position_0_to_5"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.position})"
+
+    @property
+    def is_person(self) -> bool:
+        return not self.is_computer
+
+
+class Hand(models.Model):
+    """One hand of a table: a stable global id (the primary key), its number at the table, and
+    the engine's full record (deck and actions: server-side only, views filter it)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    started_at = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    # engine.history.hand_record(): settings (seats, stacks, button, blinds), deck, actions.
+    record = models.JSONField()
+    # [{"seat", "name", "stack", "is_computer"}] for every player dealt in, at the hand's start.
+    players = models.JSONField(default=list)
+    # Seat -> chips after the hand (None while it runs).
+    final_stacks = models.JSONField(null=True, blank=True)
+    # Called off by a moderator: every chip went back to where it was at the start.
+    cancelled = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_row_per_hand_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"hand #{self.pk} ({self.table.code} no. {self.number})"
+
+    @property
+    def finished(self) -> bool:
+        return self.ended_at is not None
+
+
+class ProcessedAction(models.Model):
+    """An action id already applied at a table: a double tap is applied once."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    action_id = models.CharField(max_length=64)
+    seat = models.PositiveSmallIntegerField()
+    result = models.JSONField(default=dict)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "action_id"], name="action_id_once_per_table"),
+        ]
+
+    def __str__(self) -> str:
+        return f"action {self.action_id} at table {self.table_id}"
+
+
+class FailedJoin(models.Model):
+    """A join attempt with a code that matches no table (see tables.ratelimit)."""
+
+    client = models.CharField(max_length=64, db_index=True)  # hash of IP or session key
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    def __str__(self) -> str:
+        return f"failed join at {self.at:%H:%M:%S}"
+
+
+class ModerationAction(models.Model):
+    """Who did what to which table, when and why (the admin issue records every action here)."""
+
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="moderation"
+    )
+    moderator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now)
+    action = models.CharField(max_length=40)
+    reason = models.TextField(blank=True)
+    detail = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-at"]
+
+    def __str__(self) -> str:
+        return f"{self.action} at {self.at:%Y-%m-%d %H:%M}"

@@ -1,0 +1,107 @@
+"""The websocket protocol: what a phone may send, checked before anything touches the table.
+
+Client -> server, JSON objects (htmx's ws extension adds a "HEADERS" key, ignored here; form
+values arrive as strings, so whole numbers may be written as digits in a string):
+
+    {"type": "action", "kind": "raise", "amount": 120, "version": 17, "action_id": "a1b2",
+     "seat": 2}                       # seat optional: the phone's seat that acts
+    {"type": "reveal", "seat": 2}     # pass and play: the person at seat 2 holds the phone now
+    {"type": "hide"}                  # pass and play: hide my cards again
+    {"type": "back"}                  # an away player is back (any other message also counts)
+    {"type": "sync"}                  # send me the current view again
+
+Anything else gets an error frame and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from engine.actions import ActionKind
+from engine.hand import MAX_CHIPS
+
+TYPES = ("action", "reveal", "hide", "back", "sync")
+_ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_DIGITS = re.compile(r"^[0-9]{1,15}$")
+
+
+class BadMessage(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Message:
+    type: str
+    kind: str = ""
+    amount: int | None = None
+    version: int = 0
+    action_id: str = ""
+    seat: int | None = None
+
+
+def parse(text: str | None, data: bytes | None, max_bytes: int) -> Message:
+    if data is not None or text is None:
+        raise BadMessage("binary", _("Send text messages (JSON), not binary data."))
+    if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise BadMessage("too_big", _("That message is too long."))
+    try:
+        raw = json.loads(text)
+    except (ValueError, RecursionError):
+        raise BadMessage("bad_json", _("That message is not valid JSON.")) from None
+    if not isinstance(raw, dict):
+        raise BadMessage("bad_message", _("A message must be a JSON object with a type."))
+    kind_of_message = raw.get("type")
+    if kind_of_message not in TYPES:
+        raise BadMessage("unknown_type", _("Unknown message type."))
+    seat = _seat(raw.get("seat"))
+    if kind_of_message != "action":
+        return Message(type=kind_of_message, seat=seat)
+    kind = raw.get("kind")
+    if not isinstance(kind, str) or kind not in {k.value for k in ActionKind}:
+        raise BadMessage(
+            "unknown_action", _("Unknown action: fold, check, call, bet, raise or all_in.")
+        )
+    action_id = raw.get("action_id")
+    if not isinstance(action_id, str) or not _ACTION_ID.match(action_id):
+        raise BadMessage("bad_action_id", _("Every action needs an id (letters and digits)."))
+    version = _whole(raw.get("version"), "bad_version", _("Every action needs the version seen."))
+    if version is None:
+        raise BadMessage("bad_version", _("Every action needs the version seen."))
+    amount = _whole(
+        raw.get("amount"), "bad_amount", _("The amount must be a whole number of chips.")
+    )
+    if amount is not None and not 0 < amount <= MAX_CHIPS:
+        raise BadMessage("bad_amount", _("The amount must be more than zero and not absurd."))
+    return Message("action", kind, amount, version, action_id, seat)
+
+
+def _whole(value: Any, code: str, message: str) -> int | None:
+    """A whole number given as a JSON integer or a string of digits; None when absent."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        raise BadMessage(code, message)
+    if isinstance(value, int):
+        if value < 0:
+            raise BadMessage(code, message)
+        return value
+    if isinstance(value, float) and value.is_integer() and value >= 0:
+        return int(value)
+    if isinstance(value, str) and _DIGITS.match(value.strip()):
+        return int(value.strip())
+    raise BadMessage(code, message)
+
+
+def _seat(value: Any) -> int | None:
+    seat = _whole(value, "bad_seat", _("A seat is a number from 0 to 5."))
+    if seat is not None and seat > 5:
+        raise BadMessage("bad_seat", _("A seat is a number from 0 to 5."))
+    return seat

@@ -1,0 +1,41 @@
+"""Failed join attempts (codes that match no table), limited per client per minute.
+
+A client is both its IP address and its session: a new session does not buy new tries, and
+friends behind one router only share the count of wrong codes. Stored in the database so every
+server process counts the same attempts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from tables.models import FailedJoin
+
+WINDOW = timedelta(minutes=1)
+
+
+def client_keys(ip: str | None, session_key: str | None) -> list[str]:
+    keys = []
+    if ip:
+        keys.append(hashlib.sha256(f"ip:{ip}".encode()).hexdigest())
+    if session_key:
+        keys.append(hashlib.sha256(f"session:{session_key}".encode()).hexdigest())
+    return keys
+
+
+def is_limited(keys: list[str]) -> bool:
+    since = timezone.now() - WINDOW
+    limit = settings.TABLES_JOIN_FAILURES_PER_MINUTE
+    return any(
+        FailedJoin.objects.filter(client=key, at__gte=since).count() >= limit for key in keys
+    )
+
+
+def record_failure(keys: list[str]) -> None:
+    now = timezone.now()
+    FailedJoin.objects.bulk_create([FailedJoin(client=key, at=now) for key in keys])
+    FailedJoin.objects.filter(at__lt=now - 60 * WINDOW).delete()

@@ -1,0 +1,9 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from tables.consumers import TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/t/<str:code>/", TableConsumer.as_asgi()),
+]

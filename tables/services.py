@@ -1,0 +1,668 @@
+"""The one write path for tables, and every change players make through it.
+
+``apply_change(table_id, mutate)`` is the only way a table changes. In one transaction it locks
+the table row (``select_for_update`` on PostgreSQL; SQLite's IMMEDIATE transactions take the
+database write lock at BEGIN, the same guarantee), gives ``mutate`` a ``Change`` to check and
+modify, then saves the engine state, writes hand history rows, checks that no chip appeared or
+vanished, sets the next deadline, bumps the version and, once the transaction has committed,
+tells the table's group "table X changed, version N" (never anything hidden). ``mutate`` refuses
+by raising ``Refused``: the transaction rolls back and nothing changes.
+
+Moderation (the admin) uses the same path, e.g.::
+
+    def close(change):
+        change.game.cancel_hand()        # or finish it by the time-out rule
+        change.game.end_now()
+        change.table.status = Table.Status.CLOSED
+        change.mark()
+    apply_change(table.id, close)
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable, Iterable, MutableMapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from engine.actions import ActionError, ActionKind
+from engine.game import Game, GameError
+from engine.history import hand_record
+from tables import claims
+from tables.codes import new_code
+from tables.models import NAME_MAX, Hand, ProcessedAction, Seat, Table
+
+T = TypeVar("T")
+_pauses = random.SystemRandom()  # P2: presentation only, never part of a decision
+
+
+class Refused(Exception):
+    """A change the table will not make. ``code`` is for programs, ``message`` for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Busy(Exception):
+    """Another process holds the table (the clock skips it; that process fires the deadline)."""
+
+
+class ChipsNotConserved(RuntimeError):
+    """A change would create or destroy chips: an engine bug; the change is rolled back."""
+
+
+def group_name(table_id: int) -> str:
+    return f"table.{table_id}"
+
+
+def notify(table_id: int, version: int) -> None:
+    """Tell every connection at the table that it changed. Carries no hidden information."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    async_to_sync(layer.group_send)(
+        group_name(table_id), {"type": "table.changed", "version": version}
+    )
+
+
+def seeded(*parts: object) -> random.Random | None:
+    """A repeatable generator when settings.TABLES_SEED is set (tests), else None."""
+    if settings.TABLES_SEED is None:
+        return None
+    return random.Random(":".join(str(p) for p in (settings.TABLES_SEED, *parts)))
+
+
+def _turn_key(status: str, game: Game | None) -> tuple[object, ...]:
+    if game is None or game.hand is None:
+        return (status, None)
+    hand = game.hand
+    return (status, game.hand_number, len(hand.actions), hand.seat_to_act, hand.finished)
+
+
+@dataclass
+class Change:
+    """A locked table being changed. Call ``mark()`` after changing anything."""
+
+    table: Table
+    seats: dict[int, Seat]
+    now: datetime
+    changed: bool = False
+    _game: Game | None = None
+    _state_before: dict[str, Any] | None = None
+    _turn_before: tuple[object, ...] | None = None
+    _status_before: str = ""
+    _hand_before: tuple[int, bool] = (0, False)  # hand number and whether it was running
+
+    def mark(self) -> None:
+        self.changed = True
+
+    @property
+    def has_game(self) -> bool:
+        return self._game is not None or self.table.state is not None
+
+    @property
+    def game(self) -> Game:
+        """The engine state, rebuilt once per change (replays the running hand's actions)."""
+        if self._game is None:
+            if self.table.state is None:
+                raise Refused("not_started", _("The game has not started yet."))
+            self._game = Game.from_dict(self.table.state)
+            self._turn_before = _turn_key(self._status_before, self._game)
+            self._hand_before = (self._game.hand_number, self._game.hand_running)
+        return self._game
+
+    def set_game(self, game: Game) -> None:
+        self._game = game
+        self._turn_before = (self._status_before, "new")
+        self.mark()
+
+    def positions_of(self, hashes: Iterable[str]) -> list[int]:
+        wanted = set(hashes)
+        return sorted(p for p, s in self.seats.items() if s.claim_hash and s.claim_hash in wanted)
+
+    def persons(self) -> list[Seat]:
+        return [s for s in self.seats.values() if s.is_person]
+
+    def add_seat(self, **fields: Any) -> Seat:
+        seat = Seat.objects.create(table=self.table, **fields)
+        self.seats[seat.position] = seat
+        self.mark()
+        return seat
+
+    def remove_seat(self, position: int) -> None:
+        self.seats.pop(position).delete()
+        self.mark()
+
+    def save_seat(self, seat: Seat, *fields: str) -> None:
+        seat.save(update_fields=list(fields) or None)
+        self.mark()
+
+    def make_computer(self, position: int) -> None:
+        """A computer player of the table's level takes a person's seat and its chips."""
+        seat = self.seats[position]
+        seat.is_computer = True
+        seat.level = self.table.computer_level
+        seat.claim_hash = ""
+        seat.away = False
+        seat.timeouts_in_row = 0
+        self.save_seat(seat, "is_computer", "level", "claim_hash", "away", "timeouts_in_row")
+        if self.has_game:
+            self.game.set_person(position, False)
+        if self.table.host_position == position:
+            self.pass_host(position)
+
+    def pass_host(self, leaving: int) -> None:
+        """The host role goes to the next person to the left of ``leaving`` (none: no host)."""
+        persons = sorted(s.position for s in self.seats.values() if s.is_person)
+        after = [p for p in persons if p > leaving] + [p for p in persons if p < leaving]
+        self.table.host_position = after[0] if after else None
+        self.mark()
+
+    def name_of(self, position: int | None) -> str:
+        seat = self.seats.get(position) if position is not None else None
+        return seat.name if seat else "?"
+
+
+def apply_change(table_id: int, mutate: Callable[[Change], T], *, skip_locked: bool = False) -> T:
+    """Lock the table, let ``mutate`` check and change it, save, bump the version, notify.
+
+    Runs in one transaction with the table row locked, so two changes never interleave: any
+    number of server processes and clocks may call this at once. ``mutate`` raises ``Refused``
+    to change nothing. With ``skip_locked`` a table locked elsewhere raises ``Busy`` instead
+    of waiting (PostgreSQL; SQLite serialises writers at BEGIN).
+    """
+    with transaction.atomic():
+        rows = Table.objects.filter(pk=table_id)
+        if skip_locked and connection.features.has_select_for_update_skip_locked:
+            rows = rows.select_for_update(skip_locked=True)
+        else:
+            rows = rows.select_for_update()
+        table = rows.first()
+        if table is None:
+            if skip_locked and Table.objects.filter(pk=table_id).exists():
+                raise Busy(table_id)
+            raise Refused("unknown_table", _("There is no table with that code."))
+        seats = {s.position: s for s in Seat.objects.filter(table=table)}
+        change = Change(
+            table=table, seats=seats, now=timezone.now(),
+            _state_before=table.state, _status_before=table.status,
+        )
+        result = mutate(change)
+        if change.changed:
+            _commit(change)
+    return result
+
+
+def _commit(change: Change) -> None:
+    table = change.table
+    game = change._game
+    if game is None and table.state is not None and table.status == Table.Status.PLAYING:
+        game = change.game  # unchanged, but the next deadline depends on whose turn it is
+    if game is not None:
+        state = game.to_dict()
+        if state != change._state_before:
+            _check_chips(game)
+            _sync_hands(change, game)
+            table.state = state
+        if game.finished and table.status == Table.Status.PLAYING:
+            table.status = Table.Status.FINISHED
+            table.finished_at = change.now
+    _schedule(change, game)
+    table.version += 1
+    table.save()
+    transaction.on_commit(lambda: notify(table.id, table.version))
+
+
+def _check_chips(game: Game) -> None:
+    expected = game.settings.starting_stack * len(game.seats)
+    if game.total_chips() != expected:
+        raise ChipsNotConserved(f"{game.total_chips()} chips at the table, expected {expected}")
+
+
+def _sync_hands(change: Change, game: Game) -> None:
+    """A Hand row when a hand is dealt, completed when it ends (or marked cancelled)."""
+    number_before, running_before = change._hand_before
+    hand = game.hand
+    table = change.table
+    if hand is not None and game.hand_number > number_before:
+        if running_before:
+            raise GameError("a new hand was dealt before the last one was saved")
+        Hand.objects.create(
+            table=table,
+            number=game.hand_number,
+            started_at=change.now,
+            record=hand_record(hand),
+            players=[
+                {
+                    "seat": s,
+                    "name": change.name_of(s),
+                    "stack": stack,
+                    "is_computer": not game.seats[s].is_person,
+                }
+                for s, stack in zip(hand.settings.seats, hand.settings.stacks, strict=True)
+            ],
+            ended_at=change.now if hand.finished else None,
+            final_stacks=hand.final_stacks if hand.finished else None,
+        )
+    elif hand is not None and hand.finished and running_before:
+        Hand.objects.filter(table=table, number=game.hand_number).update(
+            record=hand_record(hand), ended_at=change.now, final_stacks=hand.final_stacks
+        )
+    elif hand is None and running_before:
+        Hand.objects.filter(table=table, number=number_before).update(
+            cancelled=True, ended_at=change.now
+        )
+
+
+def deadline_for(table: Table, game: Game | None, seats: dict[int, Seat]) -> tuple[str, float]:
+    """What the clock does next at this table and after how many seconds."""
+    if table.status != Table.Status.PLAYING or game is None or game.finished:
+        return Table.Deadline.NONE, 0.0
+    if game.hand_running:
+        assert game.hand is not None and game.hand.seat_to_act is not None
+        seat = seats[game.hand.seat_to_act]
+        if seat.is_computer:
+            return Table.Deadline.BOT, _pauses.uniform(*settings.TABLES_BOT_PAUSE)
+        if seat.away:
+            return Table.Deadline.AWAY, settings.TABLES_AWAY_PAUSE
+        return Table.Deadline.TURN, float(table.turn_seconds)
+    return Table.Deadline.NEXT_HAND, settings.TABLES_NEXT_HAND_PAUSE
+
+
+def _schedule(change: Change, game: Game | None) -> None:
+    table = change.table
+    kind, delay = deadline_for(table, game, change.seats)
+    turn = _turn_key(table.status, game)
+    if turn == change._turn_before and kind == table.deadline_kind and kind:
+        return  # same turn, same clock: a rename or a reveal must not reset anyone's time
+    table.deadline_kind = kind
+    table.next_deadline = change.now + timedelta(seconds=delay) if kind else None
+
+
+# ---------------------------------------------------------------------------------- names
+def clean_name(text: str) -> str:
+    """A display name: trimmed, inner spaces collapsed, printable, 1-20 characters."""
+    name = " ".join((text or "").split())
+    if not name:
+        raise Refused("bad_name", _("Please type a name."))
+    if len(name) > NAME_MAX:
+        raise Refused(
+            "bad_name", _("Names have at most %(max)d characters.") % {"max": NAME_MAX}
+        )
+    if any(not ch.isprintable() for ch in name):
+        raise Refused("bad_name", _("Names cannot hold control characters."))
+    return name
+
+
+def _check_name_free(change: Change, name: str) -> None:
+    if any(s.name.casefold() == name.casefold() for s in change.seats.values()):
+        raise Refused(
+            "name_taken",
+            _("Someone at this table is already called %(name)s. Please pick another name.")
+            % {"name": name},
+        )
+
+
+def computer_name(number: int) -> str:
+    return _("Computer %(number)d") % {"number": number}
+
+
+# ---------------------------------------------------------------------------------- creating
+@dataclass(frozen=True)
+class TableSettings:
+    seat_count: int = 6
+    max_hands: int | None = None
+    blind_every: int = 10
+    computer_level: str = "medium"
+    turn_seconds: int = 30
+
+
+def create_table(
+    session: MutableMapping[str, Any],
+    names: list[str],
+    table_settings: TableSettings,
+    mode: str = Table.Mode.FRIENDS,
+) -> Table:
+    """A new table in the lobby, its first seats held by ``session`` (the host; pass and play:
+    several names on this one phone). A table against the computer starts at once."""
+    cleaned = [clean_name(n) for n in names]
+    if not cleaned:
+        raise Refused("bad_name", _("Please type a name."))
+    if len({n.casefold() for n in cleaned}) != len(cleaned):
+        raise Refused("name_taken", _("Each player needs a different name."))
+    if len(cleaned) > table_settings.seat_count:
+        raise Refused("too_many", _("There are more names than seats."))
+    with transaction.atomic():
+        table = _new_table(table_settings, mode)
+        for position, name in enumerate(cleaned):
+            Seat.objects.create(
+                table=table, position=position, name=name, claim_hash=claims.new_claim(session)
+            )
+        table.host_position = 0
+        table.save(update_fields=["host_position"])
+    if mode == Table.Mode.COMPUTER:
+        start_game(table.id, claims.session_hashes(session))
+        table.refresh_from_db()
+    return table
+
+
+def _new_table(table_settings: TableSettings, mode: str) -> Table:
+    for _attempt in range(20):
+        try:
+            with transaction.atomic():  # a savepoint: a clashing code only retries
+                return Table.objects.create(
+                    code=new_code(),
+                    mode=mode,
+                    seat_count=table_settings.seat_count,
+                    max_hands=table_settings.max_hands,
+                    blind_every=table_settings.blind_every,
+                    computer_level=table_settings.computer_level,
+                    turn_seconds=table_settings.turn_seconds,
+                )
+        except IntegrityError:
+            continue
+    raise RuntimeError("no free join code after 20 tries")
+
+
+# ---------------------------------------------------------------------------------- lobby
+def _closed_message(table: Table) -> Refused:
+    if table.status == Table.Status.PLAYING:
+        return Refused("started", _("This game has already started. You can watch it."))
+    if table.status == Table.Status.FINISHED:
+        return Refused("finished", _("This game is over."))
+    return Refused("closed", _("This table is closed."))
+
+
+def join_table(
+    table_id: int, name: str, session: MutableMapping[str, Any], *, another: bool = False
+) -> Seat:
+    """Take a free seat in the lobby. A session already seated gets its seat back, unless
+    ``another`` (a second person on the same phone: pass and play)."""
+    hashes = claims.session_hashes(session)
+    cleaned = clean_name(name)
+
+    def mutate(change: Change) -> Seat:
+        mine = change.positions_of(hashes)
+        if mine and not another:
+            return change.seats[mine[0]]
+        if change.table.status != Table.Status.WAITING:
+            raise _closed_message(change.table)
+        _check_name_free(change, cleaned)
+        free = [p for p in range(change.table.seat_count) if p not in change.seats]
+        if not free:
+            raise Refused("full", _("This table is full."))
+        seat = change.add_seat(position=free[0], name=cleaned, claim_hash=claims.new_claim(session))
+        if change.table.host_position is None:
+            change.table.host_position = seat.position
+        return seat
+
+    return apply_change(table_id, mutate)
+
+
+def _host_check(change: Change, hashes: Iterable[str]) -> None:
+    if change.table.host_position not in change.positions_of(hashes):
+        raise Refused("not_host", _("Only the host can do that."))
+    if change.table.status != Table.Status.WAITING:
+        raise Refused("not_waiting", _("That can only be done before the game starts."))
+
+
+def leave_table(table_id: int, hashes: list[str]) -> None:
+    """Leave: in the lobby the seat is freed (the host role passes on); during a game a
+    computer player takes over the seat and its chips (the game ends when the last person
+    leaves: a hand in progress is called off, every chip back where it was)."""
+
+    def mutate(change: Change) -> None:
+        mine = change.positions_of(hashes)
+        if not mine:
+            return
+        table = change.table
+        if table.status == Table.Status.WAITING:
+            for position in mine:
+                change.remove_seat(position)
+            if table.host_position in mine:
+                change.pass_host(table.host_position)
+            if not change.persons():
+                table.status = Table.Status.CLOSED
+                table.closed_reason = "everyone left"
+        elif table.status == Table.Status.PLAYING:
+            for position in mine:
+                change.make_computer(position)
+            if not change.persons():
+                # Nobody left to play with: end the game rather than let computers play alone.
+                change.game.cancel_hand()
+                change.game.end_now()
+
+    apply_change(table_id, mutate)
+
+
+def change_seat_count(table_id: int, hashes: list[str], delta: int) -> None:
+    """The host adds (+1) or removes (-1) a computer player: every seat not held by a person is
+    played by the computer (R1), so this grows or shrinks the table."""
+
+    def mutate(change: Change) -> None:
+        _host_check(change, hashes)
+        table = change.table
+        count = table.seat_count + delta
+        persons = len(change.seats)
+        if delta > 0 and count > 6:
+            raise Refused("too_many", _("A table has at most 6 seats."))
+        if delta < 0 and (count < 2 or count < persons):
+            raise Refused("too_few", _("There is no computer player to remove."))
+        table.seat_count = count
+        # Keep everyone inside the smaller table.
+        for position in sorted(change.seats):
+            if position >= count:
+                seat = change.seats.pop(position)
+                seat.position = min(p for p in range(count) if p not in change.seats)
+                change.seats[seat.position] = seat
+                seat.save(update_fields=["position"])
+                if table.host_position == position:
+                    table.host_position = seat.position
+        change.mark()
+
+    apply_change(table_id, mutate)
+
+
+def remove_person(table_id: int, hashes: list[str], position: int) -> None:
+    """The host removes a person from the lobby."""
+
+    def mutate(change: Change) -> None:
+        _host_check(change, hashes)
+        if position not in change.seats or position in change.positions_of(hashes):
+            raise Refused("bad_seat", _("There is nobody else in that seat."))
+        change.remove_seat(position)
+
+    apply_change(table_id, mutate)
+
+
+def start_game(table_id: int, hashes: list[str]) -> None:
+    """The host starts: empty seats become computer players (R1) and the first hand is dealt."""
+
+    def mutate(change: Change) -> None:
+        _host_check(change, hashes)
+        table = change.table
+        number = 0
+        for position in range(table.seat_count):
+            if position not in change.seats:
+                number += 1
+                change.add_seat(
+                    position=position, name=computer_name(number), is_computer=True,
+                    level=table.computer_level,
+                )
+        game = Game(
+            table.game_settings(),
+            {p: s.is_person for p, s in change.seats.items()},
+            rng=seeded(table.id, "button"),
+        )
+        change.set_game(game)
+        table.status = Table.Status.PLAYING
+        table.started_at = change.now
+        deal(change)
+
+    apply_change(table_id, mutate)
+
+
+def deal(change: Change) -> None:
+    """Deal the next hand (a secure shuffle; a seeded one when TABLES_SEED is set)."""
+    game = change.game
+    rng = seeded(change.table.id, "deck", game.hand_number + 1)
+    game.start_hand(seed=rng.getrandbits(64) if rng else None)
+    change.mark()
+
+
+def play_again(table_id: int, hashes: list[str]) -> Table:
+    """A new table (new code) with the same settings and the same people in the same seats,
+    waiting in the lobby; everyone at the finished table is pointed to it. When every person
+    shares this one phone (against the computer, pass and play) it starts at once."""
+
+    def mutate(change: Change) -> Table:
+        old = change.table
+        if old.next_table_id is not None:
+            assert old.next_table is not None
+            return old.next_table
+        if old.status != Table.Status.FINISHED:
+            raise Refused("not_over", _("The game is not over yet."))
+        mine = change.positions_of(hashes)
+        if not mine:
+            raise Refused("not_seated", _("Only the players of this game can start another."))
+        new = _new_table(
+            TableSettings(
+                old.seat_count, old.max_hands, old.blind_every, old.computer_level,
+                old.turn_seconds,
+            ),
+            old.mode,
+        )
+        persons = change.persons()
+        for seat in persons:
+            Seat.objects.create(
+                table=new, position=seat.position, name=seat.name, claim_hash=seat.claim_hash
+            )
+        person_positions = {s.position for s in persons}
+        new.host_position = (
+            old.host_position if old.host_position in person_positions else mine[0]
+        )
+        new.save(update_fields=["host_position"])
+        old.next_table = new
+        change.mark()
+        return new
+
+    new = apply_change(table_id, mutate)
+    if new.status == Table.Status.WAITING and set(
+        Seat.objects.filter(table=new).values_list("claim_hash", flat=True)
+    ) <= set(hashes):
+        start_game(new.id, hashes)
+        new.refresh_from_db()
+    return new
+
+
+# ---------------------------------------------------------------------------------- playing
+@dataclass(frozen=True)
+class ActOutcome:
+    applied: bool  # False: a repeated action id (already applied once)
+    version: int
+
+
+def act(
+    table_id: int,
+    hashes: list[str],
+    *,
+    kind: str,
+    amount: int | None,
+    version: int,
+    action_id: str,
+    seat: int | None = None,
+    revealed: int | None = None,
+) -> ActOutcome:
+    """A person's action. Refused (nothing changes) when stale, out of turn, not their seat,
+    or against the rules; a repeated ``action_id`` is applied once.
+
+    ``revealed``: for a phone holding several seats (pass and play), the seat whose hand-off
+    that connection confirmed; acting for any other of its seats is refused.
+    """
+
+    def mutate(change: Change) -> ActOutcome:
+        table = change.table
+        if ProcessedAction.objects.filter(table=table, action_id=action_id).exists():
+            return ActOutcome(False, table.version)
+        mine = change.positions_of(hashes)
+        if not mine:
+            raise Refused("not_seated", _("You have no seat at this table: you are watching."))
+        if seat is not None and seat not in mine:
+            raise Refused("not_your_seat", _("That seat is not yours."))
+        if table.status != Table.Status.PLAYING:
+            raise Refused("not_playing", _("The game is not being played right now."))
+        if version != table.version:
+            raise Refused("stale", _("The table moved on: here is what it looks like now."))
+        game = change.game
+        if not game.hand_running:
+            raise Refused("no_hand", _("Wait for the next hand."))
+        assert game.hand is not None
+        to_act = game.hand.seat_to_act
+        actor = seat if seat is not None else (to_act if to_act in mine else mine[0])
+        if actor != to_act:
+            raise Refused(
+                "not_your_turn",
+                _("It is not your turn: %(name)s is to act.") % {"name": change.name_of(to_act)},
+            )
+        if len(mine) > 1 and revealed != actor:
+            raise Refused(
+                "handoff",
+                _("Pass the phone to %(name)s first.") % {"name": change.name_of(actor)},
+            )
+        try:
+            game.act(actor, kind, amount if kind in (ActionKind.BET, ActionKind.RAISE) else None)
+        except ActionError as exc:
+            raise Refused(exc.code, exc.message) from None
+        person = change.seats[actor]
+        if person.away or person.timeouts_in_row:
+            person.away = False
+            person.timeouts_in_row = 0
+            change.save_seat(person, "away", "timeouts_in_row")
+        ProcessedAction.objects.create(
+            table=table, action_id=action_id, seat=actor, result={"version": table.version + 1}
+        )
+        change.mark()
+        return ActOutcome(True, table.version + 1)
+
+    return apply_change(table_id, mutate)
+
+
+def come_back(table_id: int, positions: list[int]) -> bool:
+    """P1: an away player is back with any tap; their time-outs start again from zero."""
+
+    def mutate(change: Change) -> bool:
+        back = False
+        for position in positions:
+            seat = change.seats.get(position)
+            if seat is not None and seat.is_person and (seat.away or seat.timeouts_in_row):
+                seat.away = False
+                seat.timeouts_in_row = 0
+                change.save_seat(seat, "away", "timeouts_in_row")
+                back = True
+        return back
+
+    return apply_change(table_id, mutate)
+
+
+def touch_seats(table_id: int, positions: list[int], now: datetime | None = None) -> None:
+    """Presence only (when a phone was last connected): not table state, so no version bump."""
+    if positions:
+        Seat.objects.filter(table_id=table_id, position__in=positions).update(
+            last_seen=now or timezone.now()
+        )
+
+
+def random_action_id() -> str:
+    return secrets.token_hex(12)
+

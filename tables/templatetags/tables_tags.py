@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+
+register = template.Library()
+
+_JSON_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
+
+
+@register.simple_tag
+def table_data(data: Any, oob: bool = False) -> SafeString:
+    """The frame's small JSON part for scripts (``#table-data``), safe inside a script tag."""
+    payload = json.dumps(data, separators=(",", ":")).translate(_JSON_ESCAPES)
+    return format_html(
+        '<script id="table-data" type="application/json"{}>{}</script>',
+        mark_safe(' hx-swap-oob="true"') if oob else "",
+        mark_safe(payload),
+    )

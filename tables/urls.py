@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+from django.urls import include, path
+
+from tables import views
+
+app_name = "tables"
+
+urlpatterns = [
+    path("new/", views.create, name="create"),
+    path("join/", views.join_by_code, name="join_code"),
+    path("t/<str:code>/", views.table_page, name="table"),
+    path("t/<str:code>/frame/", views.frame, name="frame"),
+    path("t/<str:code>/join/", views.join, name="join"),
+    path("t/<str:code>/start/", views.start, name="start"),
+    path("t/<str:code>/computers/add/", views.add_computer, name="add_computer"),
+    path("t/<str:code>/computers/remove/", views.remove_computer, name="remove_computer"),
+    path("t/<str:code>/seats/<int:position>/remove/", views.remove_seat, name="remove_seat"),
+    path("t/<str:code>/leave/", views.leave, name="leave"),
+    path("t/<str:code>/act/", views.act, name="act"),
+    path("t/<str:code>/reveal/", views.reveal_seat, name="reveal"),
+    path("t/<str:code>/hide/", views.hide_cards, name="hide"),
+    path("t/<str:code>/back/", views.back, name="back"),
+    path("t/<str:code>/again/", views.again, name="again"),
+    path("", include("tables.history_urls")),  # hand histories and exports (issue 6)
+]

@@ -1,0 +1,377 @@
+"""Pages and form posts: create, join, lobby controls, and playing without JavaScript.
+
+Each view authorises through the session's seat claims, calls one service (the write path) and
+redirects (plain forms) or returns the table's fragment (htmx; ``hx-swap="none"`` forms get the
+out-of-band swaps). Refusals become a message a person can read; nothing changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.template.loader import select_template
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRefresh
+from django_htmx.middleware import HtmxDetails
+
+from tables import claims, codes, ratelimit, services
+from tables.forms import CreateTableForm, JoinCodeForm, JoinForm
+from tables.frames import (
+    FrameOptions,
+    Notice,
+    PassState,
+    Snapshot,
+    error_notice,
+    frame_context,
+    hide,
+    load_snapshot,
+    perspective,
+    reveal,
+)
+from tables.models import Table
+from tables.protocol import BadMessage
+from tables.protocol import _whole as whole_number
+from tables.qr import qr_svg
+
+PASS_KEY = "tables_pass"
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def _hashes(request: HtmxHttpRequest) -> list[str]:
+    return claims.session_hashes(request.session)
+
+
+def _client_keys(request: HtmxHttpRequest) -> list[str]:
+    ip = request.META.get("REMOTE_ADDR")
+    if settings.BEHIND_PROXY:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        ip = forwarded.split(",")[0].strip() or ip
+    return ratelimit.client_keys(ip, request.session.session_key)
+
+
+def _pass_state(request: HtmxHttpRequest, table_id: int) -> PassState:
+    return PassState.from_dict(request.session.get(PASS_KEY, {}).get(str(table_id)))
+
+
+def _save_pass_state(request: HtmxHttpRequest, table_id: int, state: PassState) -> None:
+    stored = dict(request.session.get(PASS_KEY, {}))
+    stored[str(table_id)] = state.to_dict()
+    request.session[PASS_KEY] = dict(list(stored.items())[-20:])
+
+
+def _join_url(request: HtmxHttpRequest, code: str) -> str:
+    path = reverse("tables:table", args=[code])
+    return settings.PUBLIC_URL + path if settings.PUBLIC_URL else request.build_absolute_uri(path)
+
+
+def _find(request: HtmxHttpRequest, code: str) -> Table | HttpResponse:
+    """The table for a code, or the page saying there is none (counted against the client)."""
+    keys = _client_keys(request)
+    if ratelimit.is_limited(keys):
+        return _message(
+            request, _("Too many wrong codes"), _("Wait a minute, then try again."), 429
+        )
+    normal = codes.normalize(code)
+    table = Table.objects.by_code(normal) if normal else None
+    if table is None:
+        ratelimit.record_failure(keys)
+        return _message(
+            request, _("No table with that code"),
+            _("Check the code with your friends: it has six letters and digits."), 404,
+        )
+    return table
+
+
+def _message(request: HtmxHttpRequest, title: str, text: str, status: int = 200) -> HttpResponse:
+    return render(
+        request, "tables/message.html", {"title": title, "text": text}, status=status
+    )
+
+
+def _frame_context(
+    request: HtmxHttpRequest, snapshot: Snapshot, notice: Notice | None = None
+) -> dict[str, Any]:
+    mine = snapshot.positions_of(_hashes(request))
+    state = _pass_state(request, snapshot.id)
+    persp = perspective(snapshot, mine, state)
+    if len(mine) > 1:
+        _save_pass_state(request, snapshot.id, state)
+    context = frame_context(
+        snapshot, persp, FrameOptions(join_url=_join_url(request, snapshot.code), notice=notice)
+    )
+    if snapshot.status == Table.Status.WAITING:
+        context["qr"] = mark_safe(qr_svg(context["join_url"]))
+    return context
+
+
+def _after(
+    request: HtmxHttpRequest, table: Table, refusal: services.Refused | None = None
+) -> HttpResponse:
+    """Answer a form post: the fresh fragment for htmx, a redirect for plain browsers."""
+    if request.htmx:
+        snapshot = load_snapshot(table.id)
+        assert snapshot is not None
+        notice = error_notice(refusal.code, refusal.message) if refusal else None
+        context = _frame_context(request, snapshot, notice)
+        context["oob"] = True
+        return render(request, "tables/_frame.html", context)
+    if refusal is not None:
+        messages.error(request, refusal.message)
+    return redirect("tables:table", code=table.code)
+
+
+# ---------------------------------------------------------------------------------- pages
+@require_GET
+def home(request: HtmxHttpRequest) -> HttpResponse:
+    template = select_template(["pages/home.html", "tables/home.html"])
+    hashes = set(_hashes(request))
+    mine = Table.objects.open().filter(seats__claim_hash__in=hashes).distinct() if hashes else []
+    context = {
+        "join_form": JoinCodeForm(),
+        "my_tables": list(mine)[:5],
+        "create_url": reverse("tables:create"),
+    }
+    return HttpResponse(template.render(context, request))
+
+
+@require_http_methods(["GET", "POST"])
+def create(request: HtmxHttpRequest) -> HttpResponse:
+    mode = request.POST.get("mode") or request.GET.get("mode") or Table.Mode.FRIENDS
+    if mode not in Table.Mode.values:
+        mode = Table.Mode.FRIENDS
+    if request.method == "POST":
+        form = CreateTableForm(request.POST)
+        if form.is_valid():
+            try:
+                table = services.create_table(
+                    request.session, form.names(), form.table_settings(), form.cleaned_data["mode"]
+                )
+            except services.Refused as exc:
+                form.add_error(None, exc.message)
+            else:
+                return redirect("tables:table", code=table.code)
+    else:
+        initial = {"mode": mode, "seats": "4" if mode == Table.Mode.COMPUTER else "6"}
+        form = CreateTableForm(initial=initial)
+    return render(request, "tables/create.html", {"form": form, "mode": mode})
+
+
+@require_http_methods(["GET", "POST"])
+def join_by_code(request: HtmxHttpRequest) -> HttpResponse:
+    form = JoinCodeForm(request.POST or request.GET or None)
+    if form.is_bound and form.is_valid():
+        found = _find(request, form.cleaned_data["code"])
+        if isinstance(found, HttpResponse):
+            return found
+        name = form.cleaned_data.get("name")
+        if request.method == "POST" and name and found.status == Table.Status.WAITING:
+            try:
+                services.join_table(found.id, name, request.session)
+            except services.Refused as exc:
+                messages.error(request, exc.message)
+        return redirect("tables:table", code=found.code)
+    return render(request, "tables/join.html", {"form": form})
+
+
+@require_GET
+def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    found = _find(request, code)
+    if isinstance(found, HttpResponse):
+        return found
+    if code != found.code:
+        return redirect("tables:table", code=found.code)
+    snapshot = load_snapshot(found.id)
+    assert snapshot is not None
+    context = _frame_context(request, snapshot)
+    context["join_form"] = JoinForm()
+    context["ws_url"] = f"/ws/t/{found.code}/"
+    return render(request, "tables/table.html", context)
+
+
+@require_GET
+def frame(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """The table's fragment alone (for a refresh without the websocket)."""
+    found = _find(request, code)
+    if isinstance(found, HttpResponse):
+        return found
+    snapshot = load_snapshot(found.id)
+    assert snapshot is not None
+    return render(request, "tables/_frame.html", _frame_context(request, snapshot))
+
+
+# ---------------------------------------------------------------------------------- lobby
+@require_POST
+def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    found = _find(request, code)
+    if isinstance(found, HttpResponse):
+        return found
+    form = JoinForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Please type a name of at most 20 characters."))
+        return redirect("tables:table", code=found.code)
+    try:
+        services.join_table(
+            found.id, form.cleaned_data["name"], request.session,
+            another=form.cleaned_data["another"],
+        )
+    except services.Refused as exc:
+        return _after(request, found, exc)
+    if request.htmx:
+        return HttpResponseClientRefresh()  # the page opens its socket with the new seat
+    return redirect("tables:table", code=found.code)
+
+
+def _host_post(request: HtmxHttpRequest, code: str, action: Any) -> HttpResponse:
+    found = _find(request, code)
+    if isinstance(found, HttpResponse):
+        return found
+    try:
+        action(found)
+    except services.Refused as exc:
+        return _after(request, found, exc)
+    return _after(request, found)
+
+
+@require_POST
+def start(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    return _host_post(request, code, lambda t: services.start_game(t.id, _hashes(request)))
+
+
+@require_POST
+def add_computer(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    return _host_post(
+        request, code, lambda t: services.change_seat_count(t.id, _hashes(request), 1)
+    )
+
+
+@require_POST
+def remove_computer(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    return _host_post(
+        request, code, lambda t: services.change_seat_count(t.id, _hashes(request), -1)
+    )
+
+
+@require_POST
+def remove_seat(request: HtmxHttpRequest, code: str, position: int) -> HttpResponse:
+    return _host_post(
+        request, code, lambda t: services.remove_person(t.id, _hashes(request), position)
+    )
+
+
+@require_POST
+def leave(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    found = _find(request, code)
+    if isinstance(found, HttpResponse):
+        return found
+    services.leave_table(found.id, _hashes(request))
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("home")
+        return response
+    return redirect("home")
+
+
+@require_POST
+def again(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    found = _find(request, code)
+    if isinstance(found, HttpResponse):
+        return found
+    try:
+        new = services.play_again(found.id, _hashes(request))
+    except services.Refused as exc:
+        return _after(request, found, exc)
+    url = reverse("tables:table", args=[new.code])
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return HttpResponseRedirect(url)
+
+
+# ---------------------------------------------------------------------------------- playing
+@require_POST
+def act(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """An action from a plain form (the websocket carries the same fields)."""
+    found = _find(request, code)
+    if isinstance(found, HttpResponse):
+        return found
+    post = request.POST
+    try:
+        amount = whole_number(
+            post.get("amount"), "bad_amount", _("The amount must be a whole number of chips.")
+        )
+        version = whole_number(
+            post.get("version"), "bad_version", _("Reload the page and try again.")
+        )
+        seat = whole_number(post.get("seat"), "bad_seat", _("A seat is a number from 0 to 5."))
+    except BadMessage as exc:
+        return _after(request, found, services.Refused(exc.code, exc.message))
+    action_id = post.get("action_id") or services.random_action_id()
+    state = _pass_state(request, found.id)
+    try:
+        services.act(
+            found.id, _hashes(request), kind=post.get("kind", ""), amount=amount,
+            version=version if version is not None else -1, action_id=action_id[:64],
+            seat=seat, revealed=state.revealed,
+        )
+    except services.Refused as exc:
+        return _after(request, found, exc)
+    return _after(request, found)
+
+
+@require_POST
+def reveal_seat(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """Pass and play without JavaScript: the person at ``seat`` confirms they hold the phone."""
+    found = _find(request, code)
+    if isinstance(found, HttpResponse):
+        return found
+    snapshot = load_snapshot(found.id)
+    assert snapshot is not None
+    mine = snapshot.positions_of(_hashes(request))
+    state = _pass_state(request, found.id)
+    try:
+        seat = whole_number(request.POST.get("seat"), "bad_seat", "")
+    except BadMessage:
+        seat = None
+    if not reveal(snapshot, mine, state, seat):
+        refusal = services.Refused("not_your_seat", _("That seat is not yours to show."))
+        return _after(request, found, refusal)
+    _save_pass_state(request, found.id, state)
+    if seat is not None and snapshot.seats[seat].away:
+        services.come_back(found.id, [seat])
+    return _after(request, found)
+
+
+@require_POST
+def hide_cards(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    found = _find(request, code)
+    if isinstance(found, HttpResponse):
+        return found
+    state = _pass_state(request, found.id)
+    hide(state)
+    _save_pass_state(request, found.id, state)
+    return _after(request, found)
+
+
+@require_POST
+def back(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    found = _find(request, code)
+    if isinstance(found, HttpResponse):
+        return found
+    snapshot = load_snapshot(found.id)
+    assert snapshot is not None
+    mine = snapshot.positions_of(_hashes(request))
+    state = _pass_state(request, found.id)
+    seats = mine if len(mine) == 1 else [p for p in [state.revealed] if p is not None]
+    services.come_back(found.id, seats)
+    return _after(request, found)

@@ -1,0 +1,106 @@
+"""A real server and Debian's Chromium for the browser tests.
+
+The server is the project's own ``manage.py runserver`` (Daphne, static files served in DEBUG)
+on a free loopback port, with its own SQLite file and short clock pauses, so whole games play in
+seconds. Playwright drives /usr/bin/chromium; no browser is ever downloaded. Screenshots go to
+``screenshots/`` at the repository root (gitignored; the README names it).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.browser.helpers import CHROMIUM, CHROMIUM_ARGS, JS_ERRORS, PHONE, ROOT, LiveServer
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    db_path = tmp_path_factory.mktemp("browser") / "db.sqlite3"
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DEBUG": "true",
+        "DATABASE_URL": f"sqlite:///{db_path}",
+        "TABLES_BOT_PAUSE": "0.05,0.15",
+        "TABLES_AWAY_PAUSE": "0.1",
+        "TABLES_NEXT_HAND_PAUSE": "1.2",
+        "TABLES_CLOCK_IN_SERVER": "true",
+        "TABLES_CLOCK_INTERVAL": "0.05",
+        "PYTHONUNBUFFERED": "1",
+    }
+    env.pop("REDIS_URL", None)
+    env.pop("PUBLIC_URL", None)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    log = open(db_path.with_suffix(".log"), "w")  # noqa: SIM115 (closed below)
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(
+                        "the test server did not start:\n" + db_path.with_suffix(".log").read_text()
+                    ) from None
+                time.sleep(0.1)
+        yield LiveServer(f"http://127.0.0.1:{port}", db_path)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_phone(browser: Any) -> Iterator[Any]:
+    """A fresh phone (its own cookies and storage) at 390x844; closed after the test."""
+    contexts: list[Any] = []
+
+    def make(color_scheme: str = "light") -> Any:
+        context = browser.new_context(
+            viewport=PHONE, device_scale_factor=1, color_scheme=color_scheme,
+            has_touch=True, is_mobile=True, locale="en-GB",
+        )
+        context.set_default_timeout(20_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: JS_ERRORS.append(f"{page.url}: {exc}"))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()

@@ -1,0 +1,146 @@
+"""What the browser tests share: the server handle, screenshots, and tapping through a game."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.tables.helpers import allowed_cards, leaked_cards
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = ROOT / "screenshots"
+VENDOR = Path(__file__).resolve().parent / "vendor"
+PHONE = {"width": 390, "height": 844}
+CHROMIUM_ARGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+
+# Every test module here starts with: pytestmark = BROWSER
+BROWSER = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs Debian's Chromium at /usr/bin/chromium (apt-get install chromium)",
+    ),
+]
+
+JS_ERRORS: list[str] = []
+"""Uncaught JavaScript errors of every page; tests assert it stays empty."""
+
+
+class LiveServer:
+    def __init__(self, url: str, db_path: Path) -> None:
+        self.url = url
+        self.db_path = db_path
+
+    def table_row(self, code: str) -> tuple[int, dict[str, Any] | None]:
+        """(version, engine state) of a table, read straight from the server's database."""
+        with sqlite3.connect(self.db_path, timeout=10) as db:
+            row = db.execute(
+                "SELECT version, state FROM tables_table WHERE code = ? ORDER BY id DESC LIMIT 1",
+                (code,),
+            ).fetchone()
+        assert row is not None, code
+        return int(row[0]), (json.loads(row[1]) if row[1] else None)
+
+
+def screenshot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+_FRAME = re.compile(r'<section id="table-frame"[^>]*>')
+
+
+def frame_of(html: str) -> dict[str, Any]:
+    """version, screen and viewing seat of the table frame in a page's HTML."""
+    tag = _FRAME.search(html)
+    assert tag, "no table frame on the page"
+    attrs = dict(re.findall(r'([a-z-]+)="([^"]*)"', tag.group(0)))
+    seat = attrs.get("data-seat")
+    return {
+        "version": int(attrs["data-version"]),
+        "screen": attrs.get("data-screen"),
+        "seat": int(seat) if seat not in (None, "") else None,
+        "code": attrs.get("data-code"),
+    }
+
+
+def frame(page: Any) -> dict[str, Any]:
+    return frame_of(page.content())
+
+
+def hand_number(page: Any) -> int:
+    hand = page.locator("[data-hand]")
+    return int(hand.first.get_attribute("data-hand") or 0) if hand.count() else 0
+
+
+def wait_new_version(page: Any, old: int, timeout: float = 8) -> None:
+    page.wait_for_function(
+        "old => { const f = document.getElementById('table-frame');"
+        " return f && Number(f.dataset.version) !== old; }",
+        arg=old, timeout=timeout * 1000,
+    )
+
+
+def take_turn(page: Any, shove: bool = False) -> bool:
+    """Tap the real buttons once if it is this phone's turn: check or call, or (shove) all in
+    through the bet sheet. Returns whether an action was sent."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    bar = page.locator("[data-testid=action-bar]")
+    if not bar.count():
+        return False
+    try:
+        old = frame(page)["version"]
+        if shove and page.locator("[data-open-bet-sheet]").count():
+            page.locator("[data-open-bet-sheet]").click(timeout=3000)
+            page.locator("[data-bet-sheet] [data-preset=max]").click(timeout=3000)
+            page.locator("[data-bet-confirm]").click(timeout=3000)
+        else:
+            page.locator(
+                "[data-action-bar] [data-act=check], [data-action-bar] [data-act=call]"
+            ).first.click(timeout=3000)
+        wait_new_version(page, old)
+        return True
+    except PlaywrightError:
+        return False  # the view changed under the finger; the next look decides again
+
+
+def assert_no_foreign_cards(page: Any, server: LiveServer, code: str) -> bool:
+    """The whole page (DOM, scripts, attributes) holds no card this seat may not see now: not
+    another player's hole card before it is shown, never the deck. Returns False when the page and
+    the database could not be caught at the same version (nothing was checked)."""
+    for _ in range(40):
+        html = page.content()
+        seen = frame_of(html)
+        version, state = server.table_row(code)
+        if version == seen["version"]:
+            leaks = leaked_cards(html, allowed_cards(state, seen["seat"]))
+            assert not leaks, f"seat {seen['seat']} at version {version} can see {leaks}"
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def run_axe(page: Any) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    page.add_script_tag(path=str(VENDOR / "axe.min.js"))
+    found: list[dict[str, Any]] = page.evaluate(
+        """async () => {
+          const result = await axe.run(document, {resultTypes: ['violations']});
+          return result.violations.map(v => ({
+            id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ') + ' :: ' + n.failureSummary),
+          }));
+        }"""
+    )
+    return [v for v in found if v["impact"] in ("serious", "critical")]

@@ -1,0 +1,46 @@
+"""axe-core finds no serious or critical problem on the main screens, light or dark."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, run_axe
+
+pytestmark = BROWSER
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_home_how_to_play_lobby_and_table_have_no_serious_axe_violations(
+    app_server: LiveServer, new_phone: Any, scheme: str
+) -> None:
+    problems: dict[str, Any] = {}
+    phone = new_phone(scheme)
+
+    phone.goto(app_server.url + "/")
+    problems["home"] = run_axe(phone)
+    phone.goto(app_server.url + "/how-to-play/")
+    problems["how to play"] = run_axe(phone)
+
+    phone.goto(app_server.url + "/new/?mode=friends")
+    problems["create"] = run_axe(phone)
+    phone.fill("input[name=name]", "Asha")
+    phone.get_by_test_id("create-submit").click()
+    phone.get_by_test_id("start-game").wait_for()
+    problems["lobby"] = run_axe(phone)
+
+    player = new_phone(scheme)
+    player.goto(app_server.url + "/new/?mode=computer")
+    player.fill("input[name=name]", "Bikash")
+    player.get_by_test_id("create-submit").click()
+    player.get_by_test_id("action-bar").wait_for()
+    problems["table, your turn"] = run_axe(player)
+    if player.locator("[data-open-bet-sheet]").count():
+        player.locator("[data-open-bet-sheet]").click()
+        player.wait_for_timeout(400)  # let the sheet finish sliding in
+        problems["table, bet sheet"] = run_axe(player)
+
+    found = {page: v for page, v in problems.items() if v}
+    assert not found, found
+    assert not JS_ERRORS, JS_ERRORS

@@ -1,0 +1,75 @@
+"""The hand history list and the replayer: what the player saw, and nothing more."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from typing import Any
+
+import pytest
+
+from tests.browser.helpers import (
+    BROWSER,
+    JS_ERRORS,
+    LiveServer,
+    frame,
+    hand_number,
+    run_axe,
+    screenshot,
+    take_turn,
+)
+from tests.tables.helpers import allowed_cards, leaked_cards
+
+pytestmark = BROWSER
+
+
+def _hand_record(server: LiveServer, code: str, number: int) -> dict[str, Any]:
+    with sqlite3.connect(server.db_path, timeout=10) as db:
+        row = db.execute(
+            "SELECT h.record FROM tables_hand h JOIN tables_table t ON t.id = h.table_id"
+            " WHERE t.code = ? AND h.number = ? ORDER BY t.id DESC LIMIT 1",
+            (code, number),
+        ).fetchone()
+    assert row is not None
+    return dict(json.loads(row[0]))
+
+
+def test_the_history_lists_the_hands_and_replays_one_as_the_player_saw_it(
+    app_server: LiveServer, new_phone: Any
+) -> None:
+    phone = new_phone()
+    phone.goto(app_server.url + "/new/?mode=computer")
+    phone.fill("input[name=name]", "Asha")
+    phone.get_by_test_id("create-submit").click()
+    phone.get_by_test_id("table-frame").wait_for()
+    if not phone.get_by_test_id("history-link").count():
+        pytest.skip("no hand history pages yet: the 'tables:history' URL is not there (issue 6)")
+    code = frame(phone)["code"]
+    deadline = time.monotonic() + 60
+    while hand_number(phone) < 3 and time.monotonic() < deadline:
+        if not take_turn(phone):
+            time.sleep(0.05)
+    assert hand_number(phone) >= 3
+
+    phone.goto(app_server.url + (phone.get_by_test_id("history-link").get_attribute("href") or ""))
+    phone.get_by_test_id("hand-list").wait_for()
+    screenshot(phone, "history")
+    assert not run_axe(phone)
+    phone.get_by_test_id("hand-link").last.click()
+    phone.get_by_test_id("replayer").wait_for()
+    number = int(phone.locator("h1").inner_text().split("#")[-1])
+    record = _hand_record(app_server, code, number)
+    data = json.loads(phone.locator("#replay-data").text_content() or "{}")
+    seat = data.get("viewer")
+    allowed = allowed_cards({"hand": record}, seat)
+    assert not leaked_cards(phone.content(), allowed)
+    for _ in range(60):
+        nxt = phone.get_by_test_id("replay-next")
+        if nxt.is_disabled():
+            break
+        nxt.click()
+    screenshot(phone, "history-replay")
+    assert not leaked_cards(phone.content(), allowed)
+    assert not run_axe(phone)
+    assert not JS_ERRORS, JS_ERRORS

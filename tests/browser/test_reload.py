@@ -1,0 +1,40 @@
+"""A reload in the middle of a hand comes back to the same seat, cards and turn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, frame, hand_number
+
+pytestmark = BROWSER
+
+
+def _my_cards(page: Any) -> list[str]:
+    cards = page.locator("#my-cards .card[data-card]")
+    return [cards.nth(i).get_attribute("data-card") or "" for i in range(cards.count())]
+
+
+def test_a_reload_mid_hand_returns_to_the_same_seat_and_view(
+    app_server: LiveServer, new_phone: Any
+) -> None:
+    phone = new_phone()
+    phone.goto(app_server.url + "/new/?mode=computer")
+    phone.fill("input[name=name]", "Asha")
+    phone.get_by_test_id("create-submit").click()
+    # On our turn the hand waits for us, so nothing moves while the page reloads.
+    phone.get_by_test_id("action-bar").wait_for()
+    before = frame(phone)
+    cards = _my_cards(phone)
+    number = hand_number(phone)
+    board = phone.locator("#board").inner_html()
+    assert len(cards) == 2
+
+    phone.reload()
+    phone.get_by_test_id("action-bar").wait_for()
+    after = frame(phone)
+    assert after["seat"] == before["seat"] is not None
+    assert after["screen"] == before["screen"] == "play"
+    assert _my_cards(phone) == cards
+    assert hand_number(phone) == number
+    assert phone.locator("#board").inner_html() == board
+    assert not JS_ERRORS, JS_ERRORS

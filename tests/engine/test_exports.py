@@ -1,0 +1,645 @@
+"""Exports: PokerStars text, PHH and the results CSV, from every seat's point of view (P3).
+
+Random games (``engine.game.Game``, 2-6 seats, random legal actions, short and deep stacks) are
+exported hand by hand, each hand rebuilt from its stored record as the site does. Every
+PokerStars text is read back by the small parser below, which knows only the format: it
+refuses any line it does not recognise, checks every amount against the chips in front of the
+player (a call is what was owed or all that was left, ``raises X to Y`` raises by ``X`` over
+the bet faced), and works out the pot and each player's final stack; those must match the
+engine. The same text also goes through PokerKit's own PokerStars parser, and the PHH export
+through ``pokerkit.HandHistory.loads``; both must replay to the engine's final stacks except
+in hands that meet one of PokerKit's known rule differences (R9 short big blind, R12, R16,
+R24 odd chips: the detectors and the adapted comparison live with the PHH tests).
+Privacy: no export holds a card its viewer did not see.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+import re
+import tomllib
+import warnings
+from collections import defaultdict, deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import pytest
+from pokerkit import HandHistory
+
+from engine.actions import ActionKind
+from engine.cards import parse_cards
+from engine.evaluator import evaluate
+from engine.events import MUCK, SHOW
+from engine.export import (
+    CSV_HEADER,
+    SPECTATOR,
+    HandMeta,
+    describe,
+    export_names,
+    format_time,
+    game_results_csv,
+    phh_game,
+    phh_hand,
+    pokerstars_game,
+    pokerstars_hand,
+)
+from engine.game import Game, GameSettings
+from engine.hand import Hand
+from engine.history import hand_record, replay
+from tests.engine.helpers import check_down, make_hand, play
+from tests.engine.test_phh import (
+    compare_with_pokerkit,
+    r9_short_big_blind,
+    r12_equal_blinds_heads_up,
+    r16_raise_after_short_all_ins,
+    r24_odd_chip_splits,
+)
+
+# Names with no two-character run that looks like a card (no "As", no "Th"), so any card
+# token found in an export is a real card.
+NAMES = {0: "Pia", 1: "Ole", 2: "Uma", 3: "Eun", 4: "Mo", 5: "Xi"}
+START = datetime(2026, 11, 29, 13, 5, tzinfo=UTC)
+CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][shdc])(?![A-Za-z0-9])")
+
+
+def meta(hand: Hand, table: str = "Friday night") -> HandMeta:
+    return HandMeta(9_000 + hand.settings.hand_number, table, START)
+
+
+# ------------------------------------------------------------------------------ random games
+def random_game(rng: random.Random) -> Iterator[Hand]:
+    """Every hand of one game played with random legal actions, rebuilt from its record."""
+    seats = rng.sample(range(6), rng.randint(2, 6))
+    settings = GameSettings(
+        blind_every=rng.choice((5, 10)),
+        max_hands=rng.choice((None, 30)),
+        starting_stack=rng.choice((60, 300, 1000, 1000)),
+    )
+    game = Game(settings, {s: rng.random() < 0.5 for s in seats}, rng=rng)
+    aggression = rng.random()
+    while not game.finished:
+        hand = game.start_hand(seed=rng.randrange(2**32))
+        while not hand.finished:
+            legal = hand.legal_actions()
+            assert legal is not None
+            r = rng.random()
+            passive = ActionKind.CHECK if legal.can_check else ActionKind.CALL
+            if r < 0.3 and not legal.can_check:
+                game.act(legal.seat, ActionKind.FOLD)
+            elif legal.bet_or_raise is None or legal.min_to is None or legal.max_to is None:
+                game.act(legal.seat, passive)
+            elif r < 0.35 + 0.2 * aggression:
+                top = min(legal.max_to, legal.min_to * 3)
+                game.act(legal.seat, legal.bet_or_raise, rng.randint(legal.min_to, top))
+            elif r < 0.36 + 0.25 * aggression:
+                game.act(legal.seat, ActionKind.ALL_IN)
+            else:
+                game.act(legal.seat, passive)
+        yield replay(hand_record(hand))
+
+
+def random_hands(seed: int, games: int) -> list[Hand]:
+    rng = random.Random(seed)
+    return [hand for _ in range(games) for hand in random_game(rng)]
+
+
+def viewers(hand: Hand) -> list[int | None]:
+    return [None, SPECTATOR, *hand.seats]
+
+
+# ------------------------------------------------------------------------------ the parser
+class FormatError(AssertionError):
+    """A PokerStars text our parser does not accept."""
+
+
+@dataclass
+class Parsed:
+    hand_id: int
+    blinds: tuple[int, int]
+    table: str
+    max_seats: int
+    button: int
+    seats: dict[str, int] = field(default_factory=dict)  # name -> seat (1-based)
+    start: dict[str, int] = field(default_factory=dict)
+    final: dict[str, int] = field(default_factory=dict)
+    dealt: dict[str, list[str]] = field(default_factory=dict)
+    board: list[str] = field(default_factory=list)
+    shown: dict[str, list[str]] = field(default_factory=dict)
+    descriptions: dict[str, str] = field(default_factory=dict)
+    mucked: list[str] = field(default_factory=list)
+    collected: dict[str, int] = field(default_factory=dict)
+    collected_by_pot: dict[str, int] = field(default_factory=dict)
+    put_in: int = 0
+    total: int = 0
+    pots: dict[str, int] = field(default_factory=dict)
+    summary: dict[int, str] = field(default_factory=dict)
+    summary_board: list[str] = field(default_factory=list)
+
+
+HEADER = re.compile(
+    r"PokerStars Hand #(\d+):  Hold'em No Limit \((\d+)/(\d+)\) - "
+    r"\d{4}/\d\d/\d\d \d\d:\d\d:\d\d UTC( \[\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d ET\])?"
+)
+TABLE = re.compile(r"Table '([^']+)' (\d)-max Seat #(\d) is the button")
+SEAT = re.compile(r"Seat (\d): (.+) \((\d+) in chips\)")
+POST = re.compile(r"(.+): posts (small|big) blind (\d+)( and is all-in)?")
+DEALT = re.compile(r"Dealt to (.+) \[(\S\S \S\S)\]")
+ACT = re.compile(
+    r"(.+?): (folds|checks|calls (\d+)|bets (\d+)|raises (\d+) to (\d+))( and is all-in)?"
+)
+STREET = re.compile(r"\*\*\* (FLOP|TURN|RIVER) \*\*\* (?:\[([^\]]+)\] )?\[([^\]]+)\]")
+UNCALLED_LINE = re.compile(r"Uncalled bet \((\d+)\) returned to (.+)")
+SHOWS = re.compile(r"(.+): shows \[(\S\S \S\S)\] \((.+)\)")
+MUCKS = re.compile(r"(.+): mucks hand")
+NO_SHOW = re.compile(r"(.+): doesn't show hand")
+COLLECT = re.compile(r"(.+) collected (\d+) from (pot|main pot|side pot|side pot-\d)")
+TOTAL = re.compile(r"Total pot (\d+)((?: (?:Main pot|Side pot|Side pot-\d) \d+\.)*) \| Rake 0")
+POT_PART = re.compile(r"(Main pot|Side pot|Side pot-\d) (\d+)\.")
+SUMMARY_SEAT = re.compile(
+    r"Seat (\d): (.+?)((?: \((?:button|small blind|big blind)\))*) "
+    r"(folded before Flop(?: \(didn't bet\))?|folded on the (?:Flop|Turn|River)"
+    r"|showed \[(\S\S \S\S)\] and (?:won \((\d+)\)|lost) with (.+)"
+    r"|collected \((\d+)\)|mucked(?: \[\S\S \S\S\])?)"
+)
+
+
+def parse(text: str) -> Parsed:
+    """Read one hand, checking each amount against the chips the player has."""
+    lines = text.rstrip("\n").split("\n")
+    header = HEADER.fullmatch(lines[0])
+    table = TABLE.fullmatch(lines[1]) if len(lines) > 1 else None
+    if not header or not table:
+        raise FormatError(f"bad header: {lines[:2]}")
+    small, big = int(header[2]), int(header[3])
+    hand = Parsed(int(header[1]), (small, big), table[1], int(table[2]), int(table[3]))
+    stack: dict[str, int] = {}
+    bet: dict[str, int] = defaultdict(int)
+    folded: set[str] = set()
+    highest = big  # preflop the bet to call is the full big blind (R9)
+    section = "seats"
+    for line in lines[2:]:
+        if section == "seats" and (m := SEAT.fullmatch(line)):
+            hand.seats[m[2]] = int(m[1])
+            hand.start[m[2]] = stack[m[2]] = int(m[3])
+            continue
+        section = "summary" if line == "*** SUMMARY ***" or section == "summary" else "play"
+        if line == "*** SUMMARY ***":
+            continue
+        if section == "summary":
+            _summary_line(hand, line)
+        elif m := POST.fullmatch(line):
+            amount = int(m[3])
+            _pay(stack, bet, m[1], amount, bool(m[4]), line)
+            hand.put_in += amount
+        elif line in ("*** HOLE CARDS ***", "*** SHOW DOWN ***"):
+            pass
+        elif m := DEALT.fullmatch(line):
+            hand.dealt[m[1]] = m[2].split()
+        elif m := STREET.fullmatch(line):
+            before = m[2].split() if m[2] else []
+            if before != hand.board or len(before) != {"FLOP": 0, "TURN": 3, "RIVER": 4}[m[1]]:
+                raise FormatError(f"the board so far is wrong: {line}")
+            hand.board += m[3].split()
+            bet.clear()
+            highest = 0
+        elif m := UNCALLED_LINE.fullmatch(line):
+            name, amount = m[2], int(m[1])
+            others = max((v for k, v in bet.items() if k != name), default=0)
+            if bet[name] - amount != others:
+                raise FormatError(f"the uncalled bet does not leave the bet matched: {line}")
+            stack[name] += amount
+            bet[name] -= amount
+            hand.put_in -= amount
+        elif m := SHOWS.fullmatch(line):
+            hand.shown[m[1]] = m[2].split()
+            hand.descriptions[m[1]] = m[3]
+        elif m := MUCKS.fullmatch(line):
+            hand.mucked.append(m[1])
+        elif m := COLLECT.fullmatch(line):
+            hand.collected[m[1]] = hand.collected.get(m[1], 0) + int(m[2])
+            hand.collected_by_pot[m[3]] = hand.collected_by_pot.get(m[3], 0) + int(m[2])
+            stack[m[1]] += int(m[2])
+        elif NO_SHOW.fullmatch(line):
+            pass
+        elif m := ACT.fullmatch(line):
+            highest = _action(hand, stack, bet, folded, highest, m, line)
+        else:
+            raise FormatError(f"unknown line: {line!r}")
+    hand.final = stack
+    return hand
+
+
+def _pay(stack: dict[str, int], bet: dict[str, int], name: str, amount: int, all_in: bool,
+         line: str) -> None:
+    if name not in stack or amount <= 0 or amount > stack[name]:
+        raise FormatError(f"{name!r} cannot put in {amount}: {line}")
+    stack[name] -= amount
+    bet[name] += amount
+    if all_in != (stack[name] == 0):
+        raise FormatError(f"'and is all-in' is wrong: {line}")
+
+
+def _action(hand: Parsed, stack: dict[str, int], bet: dict[str, int], folded: set[str],
+            highest: int, m: re.Match[str], line: str) -> int:
+    name, verb, all_in = m[1], m[2].split()[0], bool(m[7])
+    others = [n for n in stack if n != name and n not in folded]
+    price = highest
+    if not any(stack[n] for n in others):
+        # R17: with everyone else still in all in, a call matches only what they put in.
+        price = min(highest, max(bet[n] for n in others))
+    if verb in ("folds", "checks"):
+        if all_in or (verb == "checks" and bet[name] < price):
+            raise FormatError(f"cannot check facing a bet: {line}")
+        if verb == "folds":
+            folded.add(name)
+        return highest
+    if verb == "calls":
+        amount = int(m[3])
+        owed = min(price - bet[name], stack[name])
+        if amount != owed and not (all_in and amount == stack[name] and amount < owed):
+            raise FormatError(f"a call of {amount} where {owed} was owed: {line}")
+        _pay(stack, bet, name, amount, all_in, line)
+        hand.put_in += amount
+        return highest
+    if verb == "bets":
+        if highest:
+            raise FormatError(f"a bet when there is already a bet: {line}")
+        amount = int(m[4])
+        _pay(stack, bet, name, amount, all_in, line)
+        hand.put_in += amount
+        return amount
+    by, to = int(m[5]), int(m[6])
+    if to - by != highest or to <= highest:
+        raise FormatError(f"'raises {by} to {to}' does not raise the bet of {highest}: {line}")
+    added = to - bet[name]
+    _pay(stack, bet, name, added, all_in, line)
+    hand.put_in += added
+    return to
+
+
+def _summary_line(hand: Parsed, line: str) -> None:
+    if m := TOTAL.fullmatch(line):
+        hand.total = int(m[1])
+        hand.pots = {label: int(amount) for label, amount in POT_PART.findall(m[2])}
+    elif line.startswith("Board ["):
+        hand.summary_board = line[7:-1].split()
+    elif m := SUMMARY_SEAT.fullmatch(line):
+        if hand.seats.get(m[2]) != int(m[1]):
+            raise FormatError(f"summary seat does not match the seat line: {line}")
+        hand.summary[int(m[1])] = m[4]
+    else:
+        raise FormatError(f"unknown summary line: {line!r}")
+
+
+def split_hands(text: str) -> list[str]:
+    return [part for part in re.split(r"\n{3,}", text) if part.strip()]
+
+
+# ------------------------------------------------------------------------------ checks
+def check_pokerstars(hand: Hand, text: str, viewer: int | None) -> Parsed:
+    """The text against the format's own arithmetic, then against the engine."""
+    p = parse(text)
+    names = export_names(hand.seats, NAMES)
+    seat_of = {name: seat for seat, name in names.items()}
+    s = hand.settings
+    assert (p.hand_id, p.blinds, p.button) == (9_000 + s.hand_number, (s.small_blind, s.big_blind),
+                                               s.button + 1)
+    assert p.seats == {names[seat]: seat + 1 for seat in hand.seats}
+    # The pot: what went in (less uncalled bets) is the total, all of it collected, and each
+    # pot of the breakdown collected in full.
+    assert p.total == p.put_in == sum(p.collected.values()) == sum(hand.total) > 0
+    if p.pots:
+        assert sum(p.pots.values()) == p.total and len(p.pots) >= 2
+        labels = {"Main pot": "main pot", "Side pot": "side pot"}
+        assert {labels.get(k, k.lower()): v for k, v in p.pots.items()} == p.collected_by_pot
+    else:
+        assert set(p.collected_by_pot) == {"pot"}
+    assert {seat_of[n]: chips for n, chips in p.final.items()} == hand.final_stacks
+    # Cards: the board in full, hole cards only the viewer's (all of them for staff).
+    board = [str(c) for c in hand.board]
+    assert p.board == board and p.summary_board == board
+    hole = {seat: [str(c) for c in hand.hole[i]] for i, seat in enumerate(hand.seats)}
+    expect_dealt = {names[st]: hole[st] for st in hand.seats if viewer is None or st == viewer}
+    assert p.dealt == expect_dealt
+    shown = {e.seat: list(e.cards) for e in hand.events if e.kind == SHOW and e.seat is not None}
+    assert p.shown == {names[seat]: cards for seat, cards in shown.items()}
+    for name, cards in p.shown.items():
+        assert p.descriptions[name] == describe(evaluate(parse_cards(cards + board)))
+    assert p.mucked == [names[e.seat] for e in hand.events if e.kind == MUCK and e.seat is not None]
+    # The summary: one line per player, winners with what they won.
+    assert set(p.summary) == {seat + 1 for seat in hand.seats}
+    for name, won in p.collected.items():
+        line = p.summary[p.seats[name]]
+        assert f"({won})" in line, (line, won)
+    return p
+
+
+def privacy_cards(hand: Hand, viewer: int | None) -> set[str]:
+    """The cards ``viewer`` saw: the board, the shown hands and their own hole cards."""
+    seen = {str(c) for c in hand.board}
+    seen |= {c for e in hand.events if e.kind == SHOW for c in e.cards}
+    for i, seat in enumerate(hand.seats):
+        if viewer is None or seat == viewer:
+            seen |= {str(c) for c in hand.hole[i]}
+    return seen
+
+
+def phh_cards(text: str) -> set[str]:
+    found: set[str] = set()
+    for action in tomllib.loads(text)["actions"]:
+        words = action.split()
+        if words[-2:-1] == ["dh"] or words[-2:-1] == ["sm"] or words[-2:-1] == ["db"]:
+            found |= {words[-1][k : k + 2] for k in range(0, len(words[-1]), 2)}
+        elif len(words) == 4 and words[1] == "dh":
+            found |= {words[3][k : k + 2] for k in range(0, len(words[3]), 2)}
+    return found - {"??"}
+
+
+def pokerkit_stars_stacks(text: str) -> dict[str, int]:
+    """PokerKit's own PokerStars parser, played to the end: name -> final stack."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        (history,) = HandHistory.from_pokerstars(text, error_status=True)
+        state = deque(history, maxlen=1)[0]
+    assert history.players is not None
+    return dict(zip(history.players, (int(s) for s in state.stacks), strict=True))
+
+
+def compare_stars_with_pokerkit(hand: Hand, text: str) -> str:
+    """Like ``compare_with_pokerkit`` for the PokerStars text; skips the same hands."""
+    if r9_short_big_blind(hand) or r12_equal_blinds_heads_up(hand):
+        return "skipped"
+    if r16_raise_after_short_all_ins(hand):
+        return "skipped"
+    names = export_names(hand.seats, NAMES)
+    ours = {names[seat]: chips for seat, chips in hand.final_stacks.items()}
+    theirs = pokerkit_stars_stacks(text)
+    split, odd = r24_odd_chip_splits(hand)
+    if not split:
+        assert theirs == ours, text
+        return "strict"
+    inside = {names[seat] for seat in split}
+    for name in ours:
+        if name not in inside:
+            assert theirs[name] == ours[name], text
+        else:
+            assert abs(theirs[name] - ours[name]) <= odd, text
+    assert sum(theirs[n] for n in inside) == sum(ours[n] for n in inside), text
+    return "adapted"
+
+
+# ------------------------------------------------------------------------------ random tests
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_exported_hand_of_random_games_parses_back_consistent(seed: int) -> None:
+    hands = random_hands(seed, games=25)
+    side_pots = showdowns = 0
+    for hand in hands:
+        for viewer in viewers(hand):
+            p = check_pokerstars(hand, pokerstars_hand(hand, NAMES, meta(hand), viewer), viewer)
+        side_pots += bool(p.pots)
+        showdowns += bool(p.shown)
+    assert len(hands) > 200 and side_pots > 10 and showdowns > 80
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_no_export_holds_a_card_its_viewer_did_not_see(seed: int) -> None:
+    checked = 0
+    for hand in random_hands(seed, games=20):
+        burnt = {str(c) for c in hand.burnt}
+        for viewer in viewers(hand):
+            allowed = privacy_cards(hand, viewer)
+            stars = pokerstars_hand(hand, NAMES, meta(hand), viewer)
+            assert set(CARD.findall(stars)) <= allowed, stars
+            phh = phh_hand(hand, NAMES, meta(hand), viewer)
+            assert phh_cards(phh) <= allowed, phh
+            assert not burnt & (set(CARD.findall(stars)) | phh_cards(phh))
+            if viewer is not None:
+                checked += len({str(c) for h in hand.hole for c in h} - allowed)
+    assert checked > 1000  # many hidden cards were really kept out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [5, 6])
+def test_exports_replay_in_pokerkit_to_the_engines_final_stacks(seed: int) -> None:
+    outcomes: defaultdict[str, int] = defaultdict(int)
+    for hand in random_hands(seed, games=20):
+        for viewer in (None, hand.seats[0]):
+            text = phh_hand(hand, NAMES, meta(hand), viewer)
+            mucked = {e.seat for e in hand.events if e.kind == MUCK} - {viewer}
+            if viewer is None or not mucked:  # PokerKit must see a mucked hand to kill it
+                outcomes["phh " + compare_with_pokerkit(hand, text)] += 1
+            stars = pokerstars_hand(hand, NAMES, meta(hand), viewer)
+            if viewer is None:  # PokerKit's parser needs every hole card to replay a showdown
+                outcomes["stars " + compare_stars_with_pokerkit(hand, stars)] += 1
+    assert outcomes["phh strict"] > 300 and outcomes["stars strict"] > 150, outcomes
+    skipped = outcomes["phh skipped"] + outcomes["stars skipped"]
+    assert skipped < 0.1 * sum(outcomes.values()), outcomes
+
+
+def test_a_whole_game_exports_as_one_file_of_hands_in_order() -> None:
+    hands = random_hands(7, games=1)
+    items = [(hand, meta(hand)) for hand in hands]
+    for viewer in (None, SPECTATOR, hands[0].seats[0]):
+        text = pokerstars_game(items, NAMES, viewer)
+        parts = split_hands(text)
+        assert len(parts) == len(hands)
+        for hand, part in zip(hands, parts, strict=True):
+            check_pokerstars(hand, part + "\n", viewer)
+    phhs = phh_game(items, NAMES, hands[0].seats[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        loaded = list(HandHistory.loads_all(phhs))
+    assert [h.hand for h in loaded] == [9_000 + h.settings.hand_number for h in hands]
+
+
+# ------------------------------------------------------------------------------ the format
+def side_pot_hand() -> Hand:
+    """Asha (seat 0) all in for 200, Bikash (1) for 500, Chandra (2) and Dev (3) call 800;
+    Chandra bets the flop and Dev folds."""
+    hand = make_hand(
+        {0: 200, 1: 500, 2: 2000, 3: 2000},
+        button=3,
+        holes={0: "AsAd", 1: "KsKd", 2: "QsQd", 3: "7c2d"},
+        board="Ah8c4d9s3h",
+    )
+    play(hand, "2 raise 800", "3 call", "0 all_in", "1 all_in")
+    play(hand, "2 bet 300", "3 fold")
+    return hand
+
+
+def test_side_pots_are_collected_and_summed_by_name() -> None:
+    hand = side_pot_hand()
+    names = {0: "Asha", 1: "Bikash", 2: "Chandra", 3: "Dev"}
+    text = pokerstars_hand(hand, names, HandMeta(77, "Friday", START), viewer=3)
+    assert "Chandra: raises 780 to 800\n" in text
+    assert "Asha: calls 190 and is all-in\n" in text
+    assert "Bikash: calls 480 and is all-in\n" in text
+    assert "Uncalled bet (300) returned to Chandra\n" in text
+    assert "Chandra collected 600 from side pot-2\n" in text  # Dev's folded chips
+    assert "Bikash collected 900 from side pot-1\n" in text
+    assert "Asha collected 800 from main pot\n" in text
+    assert "Total pot 2300 Main pot 800. Side pot-1 900. Side pot-2 600. | Rake 0\n" in text
+    assert (
+        "Seat 1: Asha (small blind) showed [As Ad] and won (800) with three of a kind, Aces\n"
+        in text
+    )
+    assert "Seat 4: Dev (button) folded on the Flop\n" in text
+    assert "Dealt to Dev [7c 2d]\n" in text and "Dealt to Asha" not in text
+
+
+def test_one_side_pot_is_called_side_pot_without_a_number() -> None:
+    hand = make_hand(
+        {0: 100, 1: 1000, 2: 1000}, button=0, holes={0: "AsAd", 1: "KsKd", 2: "QsQd"},
+        board="2h8c4d9s3h",
+    )
+    play(hand, "0 all_in", "1 call", "2 call", "1 bet 200", "2 call")
+    check_down(hand)
+    text = pokerstars_hand(hand, NAMES, meta(hand), viewer=None)
+    assert "Pia collected 300 from main pot\n" in text
+    assert "Ole collected 400 from side pot\n" in text
+    assert "Total pot 700 Main pot 300. Side pot 400. | Rake 0\n" in text
+
+
+def test_an_uncontested_pot_is_collected_without_a_showdown() -> None:
+    hand = make_hand({0: 1000, 1: 1000, 2: 1000}, button=0)
+    play(hand, "0 raise 60", "1 fold", "2 fold")
+    text = pokerstars_hand(hand, NAMES, meta(hand), viewer=1)
+    assert text.endswith(
+        "Uncalled bet (40) returned to Pia\n"
+        "Pia collected 50 from pot\n"
+        "Pia: doesn't show hand\n"
+        "*** SUMMARY ***\n"
+        "Total pot 50 | Rake 0\n"
+        "Seat 1: Pia (button) collected (50)\n"
+        "Seat 2: Ole (small blind) folded before Flop\n"
+        "Seat 3: Uma (big blind) folded before Flop\n"
+    )
+    assert "*** SHOW DOWN ***" not in text and "*** FLOP ***" not in text
+
+
+def test_header_blinds_and_heads_up_button_are_written_as_pokerstars_does() -> None:
+    hand = make_hand({2: 1000, 4: 15}, button=2, blinds=(25, 50), hand_number=4)
+    assert hand.finished  # nobody can bet against a big blind all in for less (R17)
+    text = pokerstars_hand(hand, NAMES, HandMeta(123456, "Kitchen's table", START, 2), 4)
+    lines = text.splitlines()
+    assert lines[0] == (
+        "PokerStars Hand #123456:  Hold'em No Limit (25/50) - "
+        "2026/11/29 13:05:00 UTC [2026/11/29 8:05:00 ET]"
+    )
+    assert lines[1] == "Table 'Kitchen’s table' 2-max Seat #3 is the button"
+    assert lines[2:6] == [
+        "Seat 3: Uma (1000 in chips)",
+        "Seat 5: Mo (15 in chips)",
+        "Uma: posts small blind 25",
+        "Mo: posts big blind 15 and is all-in",
+    ]
+    assert "Seat 3: Uma (button) (small blind) " in text
+    assert "Uncalled bet (10) returned to Uma" in text
+
+
+def test_a_mucked_hand_shows_no_cards_except_to_its_owner_and_staff() -> None:
+    # Heads-up the big blind (Ole) shows first after a checked river; Pia cannot beat him.
+    hand = make_hand(
+        {0: 1000, 1: 1000}, button=0, holes={0: "7c2d", 1: "AsAd"}, board="Kh9c4d5s3h"
+    )
+    check_down(hand)
+    assert [e.kind for e in hand.events if e.kind in (SHOW, MUCK)] == [SHOW, MUCK]
+    ole = pokerstars_hand(hand, NAMES, meta(hand), viewer=1)
+    assert "Pia: mucks hand\n" in ole
+    assert "Seat 1: Pia (button) (small blind) mucked\n" in ole
+    assert "7c" not in ole and "2d" not in ole
+    pia = pokerstars_hand(hand, NAMES, meta(hand), viewer=0)
+    assert "Seat 1: Pia (button) (small blind) mucked [7c 2d]\n" in pia
+    staff = pokerstars_hand(hand, NAMES, meta(hand), viewer=None)
+    assert "Dealt to Ole [As Ad]\nDealt to Pia [7c 2d]\n" in staff
+    spectator = pokerstars_hand(hand, NAMES, meta(hand), viewer=SPECTATOR)
+    assert "Dealt to" not in spectator and "[As Ad]" in spectator  # Ole showed
+    assert "7c" not in spectator
+
+
+@pytest.mark.parametrize(
+    ("cards", "words"),
+    [
+        ("AsKsQsJsTs", "a Royal Flush"),
+        ("9h8h7h6h5h", "a straight flush, Five to Nine"),
+        ("5c4c3c2cAc", "a straight flush, Ace to Five"),
+        ("9h9c9d9s2c", "four of a kind, Nines"),
+        ("KhKcKd7s7c", "a full house, Kings full of Sevens"),
+        ("Ah9h7h4h2h", "a flush, Ace high"),
+        ("As2d3c4h5s", "a straight, Ace to Five"),
+        ("6s2d3c4h5s", "a straight, Deuce to Six"),
+        ("2h2c2d9sKc", "three of a kind, Deuces"),
+        ("6h6c3d3sKc", "two pair, Sixes and Threes"),
+        ("QhQcAd3s7c", "a pair of Queens"),
+        ("Ah9cJd3s7c", "high card Ace"),
+    ],
+)
+def test_hands_are_described_in_pokerstars_words(cards: str, words: str) -> None:
+    assert describe(evaluate(parse_cards(cards))) == words
+
+
+def test_names_cannot_break_the_format_and_stay_unique() -> None:
+    names = export_names([0, 1, 2, 3, 4], {0: "Sam: folds", 1: "Sam. folds", 2: "[x]\nyz",
+                                            3: "  ", 4: "Sam: folds"})
+    assert names == {0: "Sam. folds", 1: "Sam. folds_2", 2: "(x) yz", 3: "Seat 4",
+                     4: "Sam. folds_5"}
+    hand = make_hand({0: 1000, 1: 1000}, button=0)
+    play(hand, "0 raise 60", "1 fold")
+    text = pokerstars_hand(hand, {0: "Sam: folds", 1: "Sam: folds"}, meta(hand), None)
+    parse(text)  # still reads back
+
+
+def test_time_is_written_in_utc_with_the_eastern_time_pokerstars_adds() -> None:
+    summer = datetime(2026, 7, 1, 3, 4, 5, tzinfo=UTC)
+    assert format_time(summer) == "2026/07/01 03:04:05 UTC [2026/06/30 23:04:05 ET]"
+
+
+def test_a_running_hand_is_never_exported() -> None:
+    hand = make_hand({0: 1000, 1: 1000}, button=0)
+    with pytest.raises(ValueError, match="finished"):
+        pokerstars_hand(hand, NAMES, meta(hand))
+    with pytest.raises(ValueError, match="finished"):
+        phh_hand(hand, NAMES, meta(hand))
+
+
+# ------------------------------------------------------------------------------ CSV
+def play_game(seed: int) -> tuple[Game, list[Hand]]:
+    rng = random.Random(seed)
+    game = Game(GameSettings(starting_stack=200), {0: True, 2: False, 3: True, 5: False}, rng=rng)
+    hands = []
+    while not game.finished:
+        hand = game.start_hand(seed=rng.randrange(2**32))
+        while not hand.finished:
+            legal = hand.legal_actions()
+            assert legal is not None
+            if legal.bet_or_raise is not None and rng.random() < 0.3:
+                game.act(legal.seat, ActionKind.ALL_IN)
+            else:
+                game.act(legal.seat, ActionKind.CHECK if legal.can_check else ActionKind.CALL)
+        hands.append(hand)
+    return game, hands
+
+
+def test_results_csv_lists_places_chips_and_hands_in_standing_order() -> None:
+    game, hands = play_game(11)
+    names = {0: "Pia", 2: "=HYPERLINK(\"x\")", 3: "Eun, the \"great\"", 5: "Xi"}
+    text = game_results_csv(game.standings(), names, hands)
+    rows = list(csv.reader(io.StringIO(text)))
+    assert tuple(rows[0]) == CSV_HEADER
+    standings = game.standings()
+    assert [int(r[0]) for r in rows[1:]] == [s.place for s in standings]
+    assert [int(r[2]) for r in rows[1:]] == [s.chips for s in standings]
+    assert sum(int(r[2]) for r in rows[1:]) == 4 * 200
+    by_name = {r[1]: r for r in rows[1:]}
+    assert set(by_name) == {"Pia", "'=HYPERLINK(\"x\")", "Eun, the \"great\"", "Xi"}
+    for seat, name in names.items():
+        row = by_name[name if not name.startswith("=") else "'" + name]
+        played = sum(seat in h.seats for h in hands)
+        won = sum(any(a.seat == seat and a.amount for a in h.awards) for h in hands)
+        assert (int(row[3]), int(row[4])) == (played, won)
+        out = next(s.out_hand for s in standings if s.seat == seat)
+        assert row[5] == ("" if out is None else str(out))
+    assert sum(int(r[4]) for r in rows[1:]) >= len(hands)  # every hand has a winner

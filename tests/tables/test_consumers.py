@@ -1,0 +1,243 @@
+"""Live play over websockets: join, play, reconnect, and the refusals that change nothing."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+
+from tables import claims, services
+from tables.models import Table
+from tests.tables.driver import build, seat_people
+from tests.tables.helpers import Frame, Phone, game_of, new_session
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _lobby(names: list[str]) -> tuple[Table, list[str]]:
+    """A lobby where each name is on its own phone; returns the table and session keys."""
+    keys = []
+    host = new_session()
+    table = services.create_table(host, names[:1], services.TableSettings(seat_count=4))
+    host.save()
+    keys.append(str(host.session_key))
+    for name in names[1:]:
+        session = new_session()
+        services.join_table(table.id, name, session)
+        session.save()
+        keys.append(str(session.session_key))
+    return table, keys
+
+
+async def lobby(names: list[str]) -> tuple[Table, list[str]]:
+    result: tuple[Table, list[str]] = await database_sync_to_async(_lobby)(names)
+    return result
+
+
+async def table_row(table_id: int) -> Table:
+    row: Table = await database_sync_to_async(Table.objects.get)(pk=table_id)
+    return row
+
+
+async def test_the_lobby_shows_who_joins_live() -> None:
+    table, [asha] = await lobby(["Asha"])
+    phone = Phone(table.code, asha)
+    frame = await phone.connect()
+    assert frame.screen == "lobby"
+    session = await database_sync_to_async(new_session)()
+    await database_sync_to_async(services.join_table)(table.id, "Bikash", session)
+    frame = await phone.next()
+    assert frame.version == table.version + 1 and "Bikash" in frame.text
+    await phone.close()
+
+
+async def test_a_phone_joins_and_plays_a_hand_to_the_end() -> None:
+    driver = await build(
+        [["Asha"], ["Bikash"]], services.TableSettings(seat_count=2, max_hands=30), calm=True
+    )
+    while not driver.persons[0].phone.frames[-1].data["hand_over"]:
+        assert await driver.step()
+    asha = driver.persons[0].phone.frames[-1]
+    assert asha.data["hand_number"] == 1
+    assert asha.screen == "play" and " wins " in asha.text
+    row = await table_row(driver.table.id)
+    first = await database_sync_to_async(lambda: row.hands.get(number=1))()
+    assert first.finished and sum(first.final_stacks.values()) == 2000
+    await driver.close()
+
+
+async def test_a_reconnecting_phone_gets_the_current_view_at_once() -> None:
+    driver = await build([["Asha"], ["Bikash"]], services.TableSettings(seat_count=3))
+    for _ in range(3):
+        await driver.step()
+    asha = driver.persons[0]
+    before = asha.phone.frames[-1]
+    await asha.phone.close()
+    again = Phone(driver.table.code, asha.session.session_key)
+    frame = await again.connect()
+    assert frame.version == before.version
+    assert frame.data["you"] == before.data["you"] == 0
+    assert _my_cards(frame) == _my_cards(before) and len(_my_cards(frame)) == 2
+    driver.persons[0].phone = again
+    await driver.close()
+
+
+def _my_cards(frame: Frame) -> list[str]:
+    import re
+
+    mine = frame.text.split('id="my-cards"', 1)[1].split("</div>", 1)[0]
+    return re.findall(r'data-card="(\w\w)"', mine)
+
+
+async def _person_turn(driver) -> tuple[Phone, Frame, int]:  # type: ignore[no-untyped-def]
+    """Step until a person is to act; their phone, its frame and their seat."""
+    for _ in range(100):
+        for person in driver.persons:
+            frame = person.phone.frames[-1]
+            if frame.data.get("legal"):
+                return person.phone, frame, frame.data["legal"]["seat"]
+        await driver.step()
+    raise AssertionError("no person's turn")
+
+
+async def test_a_repeated_action_id_is_applied_once() -> None:
+    driver = await build([["Asha"], ["Bikash"]], services.TableSettings(seat_count=3))
+    phone, frame, _seat = await _person_turn(driver)
+    kind = "check" if frame.data["legal"]["check"] else "call"
+    message = {"type": "action", "kind": kind, "version": frame.version, "action_id": "tap-1"}
+    await phone.send(message)
+    await phone.send(message)
+    await phone.until_version(frame.version + 1)
+    assert await phone.nothing(0.3)
+    assert (await table_row(driver.table.id)).version == frame.version + 1
+    await driver.close()
+
+
+async def test_a_stale_version_gets_the_fresh_view_and_a_notice() -> None:
+    driver = await build([["Asha"], ["Bikash"]], services.TableSettings(seat_count=3))
+    phone, frame, _seat = await _person_turn(driver)
+    await phone.send(
+        {"type": "action", "kind": "fold", "version": frame.version - 1, "action_id": "old-1"}
+    )
+    reply = await phone.next()
+    assert reply.notice_code == "stale" and reply.version == frame.version
+    assert "The table moved on" in reply.text
+    assert (await table_row(driver.table.id)).version == frame.version
+    await driver.close()
+
+
+async def test_an_action_out_of_turn_is_refused_with_a_readable_message() -> None:
+    driver = await build([["Asha"], ["Bikash"]], services.TableSettings(seat_count=2))
+    phone, frame, seat = await _person_turn(driver)
+    other = next(p.phone for p in driver.persons if p.phone is not phone)
+    await other.send(
+        {"type": "action", "kind": "fold", "version": frame.version, "action_id": "early-1"}
+    )
+    reply = await other.next()
+    name = "Asha" if seat == 0 else "Bikash"
+    assert reply.is_notice_only and reply.notice_code == "not_your_turn"
+    assert f"It is not your turn: {name} is to act." in reply.text
+    assert (await table_row(driver.table.id)).version == frame.version
+    await driver.close()
+
+
+async def test_a_watcher_sees_no_hole_cards_and_cannot_act() -> None:
+    driver = await build([["Asha"], ["Bikash"]], services.TableSettings(seat_count=3), watchers=1)
+    watcher = driver.watchers[0]
+    frame = watcher.frames[-1]
+    assert frame.screen == "watch" and frame.data["you"] is None
+    await watcher.send(
+        {"type": "action", "kind": "fold", "version": frame.version, "action_id": "w-1"}
+    )
+    reply = await watcher.next()
+    assert reply.notice_code == "not_seated"
+    assert "You have no seat at this table: you are watching." in reply.text
+    await driver.close()
+
+
+async def test_a_seat_at_another_table_gives_no_rights_here() -> None:
+    driver = await build([["Asha"], ["Bikash"]], services.TableSettings(seat_count=2))
+    _phone, frame, seat = await _person_turn(driver)
+    _other_table, sessions = await seat_people([["Dipa"]], services.TableSettings(seat_count=2))
+    intruder = Phone(driver.table.code, sessions[0].session_key)
+    first = await intruder.connect()
+    assert first.screen == "watch"
+    await intruder.send(
+        {"type": "action", "kind": "fold", "version": frame.version, "action_id": "x-1",
+         "seat": seat}
+    )
+    reply = await intruder.next()
+    assert reply.notice_code == "not_seated"
+    assert (await table_row(driver.table.id)).version == frame.version
+    await intruder.close()
+    await driver.close()
+
+
+async def test_an_action_for_another_players_seat_is_refused() -> None:
+    driver = await build([["Asha"], ["Bikash"]], services.TableSettings(seat_count=2))
+    phone, frame, seat = await _person_turn(driver)
+    other = next(p.phone for p in driver.persons if p.phone is not phone)
+    await other.send(
+        {"type": "action", "kind": "fold", "version": frame.version, "action_id": "s-1",
+         "seat": seat}
+    )
+    reply = await other.next()
+    assert reply.notice_code == "not_your_seat" and "That seat is not yours." in reply.text
+    assert (await table_row(driver.table.id)).version == frame.version
+    await driver.close()
+
+
+@pytest.mark.parametrize("origin", [None, b"http://evil.example", b"null"])
+async def test_a_missing_or_foreign_origin_is_refused(origin: bytes | None) -> None:
+    table, [asha] = await lobby(["Asha"])
+    phone = Phone(table.code, asha, origin=origin)
+    connected, _ = await phone.comm.connect(timeout=10)
+    assert not connected
+
+
+async def test_an_unknown_code_gets_a_message_and_the_socket_closes() -> None:
+    phone = Phone("ZZZZZZ", None)
+    connected, _ = await phone.comm.connect(timeout=10)
+    assert connected
+    frame = await phone.next()
+    assert frame.notice_code == "unknown_table"
+    closed = await phone.comm.receive_output(10)
+    assert closed == {"type": "websocket.close", "code": 4404}
+
+
+async def test_closing_the_table_reaches_every_phone() -> None:
+    driver = await build([["Asha"], ["Bikash"]], services.TableSettings(seat_count=3), watchers=1)
+
+    def close(change: services.Change) -> None:
+        change.game.cancel_hand()
+        change.game.end_now()
+        change.table.status = Table.Status.CLOSED
+        change.table.closed_reason = "moderator"
+        change.mark()
+
+    await database_sync_to_async(services.apply_change)(driver.table.id, close)
+    for phone in driver.phones:
+        frame = await phone.until_version(driver.version + 1)
+        assert frame.screen == "closed" and "closed by a moderator" in frame.text
+    await driver.close()
+
+
+async def test_leaving_mid_game_hands_the_seat_to_a_computer_player() -> None:
+    table, sessions = await seat_people(
+        [["Asha"], ["Bikash"]], services.TableSettings(seat_count=3)
+    )
+    hashes = claims.session_hashes(sessions[1])
+    await database_sync_to_async(services.leave_table)(table.id, hashes)
+    row = await table_row(table.id)
+    seat = await database_sync_to_async(lambda: row.seats.get(position=1))()
+    assert seat.is_computer and seat.claim_hash == "" and seat.name == "Bikash"
+    assert game_of(row).seats[1].is_person is False
+
+
+async def test_the_game_ends_when_the_last_person_leaves() -> None:
+    table, sessions = await seat_people([["Asha"]], services.TableSettings(seat_count=3))
+    await database_sync_to_async(services.leave_table)(
+        table.id, claims.session_hashes(sessions[0])
+    )
+    row = await table_row(table.id)
+    assert row.status == Table.Status.FINISHED and row.next_deadline is None
+    assert game_of(row).finished

