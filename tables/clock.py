@@ -56,8 +56,12 @@ def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
         return False
     bot_action = None
     if table.deadline_kind == Table.Deadline.BOT:
-        # Decided outside the lock (a hard computer player may think a little).
-        bot_action = computer.decide_for(table)
+        # Decided outside the lock (a hard computer player may think a little). A computer
+        # player that fails checks or folds like a person out of time: the table never stalls.
+        try:
+            bot_action = computer.decide_for(table)
+        except Exception:
+            log.exception("the computer player at table %s could not decide", table_id)
 
     def mutate(change: Change) -> bool:
         current = change.table

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, run_axe
+from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, run_axe, screenshot
 
 pytestmark = BROWSER
 
@@ -36,6 +36,7 @@ def test_home_how_to_play_lobby_and_table_have_no_serious_axe_violations(
     player.get_by_test_id("create-submit").click()
     player.get_by_test_id("action-bar").wait_for()
     problems["table, your turn"] = run_axe(player)
+    screenshot(player, f"table-your-turn-{scheme}")
     if player.locator("[data-open-bet-sheet]").count():
         player.locator("[data-open-bet-sheet]").click()
         player.wait_for_timeout(400)  # let the sheet finish sliding in

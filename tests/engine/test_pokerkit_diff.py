@@ -13,6 +13,10 @@ player, so PokerKit index ``k`` is our player ``(button + 1 + k) % n`` and both 
 the same cards from our deck order (two passes of hole cards, then burn + 3, burn + 1,
 burn + 1).
 
+Besides PokerKit, R16 is also checked at every decision against our own record of the round
+(``r16_reopened``), so an engine that reopened the betting wrongly in a corner where PokerKit
+happens to agree with it would still fail.
+
 PokerKit follows slightly different rules in a few corners. The harness recognises exactly
 these situations and adapts or skips exactly the comparison they concern; everywhere else the
 comparison is strict. A situation that matches none of them is a failure. The table (id, the
@@ -22,9 +26,11 @@ rule that decides it at our table, what PokerKit does, what the harness does):
     PokerKit: preflop, while nobody has put in the full big blind (the big blind, maybe also
     the small blind, posted short), the call, the minimum raise and the right to raise are
     priced from the largest blind actually posted; we price from the full big blind.
-    Harness: in those states it compares who acts (and that folding is possible); a call is
-    compared by the chips it moves; the first bet or raise, or a call moving different chips,
-    ends the comparison of that hand (counted as diverged). Folds keep it going.
+    Harness: in those states it compares who acts (and that folding is possible) and checks our
+    call against R9 itself (the full big blind; only what was put in when nobody else still in
+    has chips, R17); a call is compared by the chips it moves; the first bet or raise, or a
+    call moving different chips, ends the comparison of that hand (counted as diverged).
+    Folds keep it going.
 ``R12-equal-blinds`` (R12)
     PokerKit: finds the first player preflop after the largest blind and breaks a tie for the
     highest position, so heads-up with equal blinds (both posted in full, both with chips left)
@@ -37,7 +43,8 @@ rule that decides it at our table, what PokerKit does, what the harness does):
     for players who already acted. Harness: where we refuse the raise as "not reopened",
     PokerKit's rule (rebuilt from our record of the round, see ``pokerkit_reopening``) allows it
     and the largest bet or raise of the round is below the big blind, it checks PokerKit's
-    bounds exactly (current bet + big blind, all in) and continues; our policy never raises.
+    bounds exactly (current bet + big blind, all in) and continues (our policy never takes a
+    raise we refuse; in the rarer reverse case it stops like ``R16-chain``).
 ``R16-chain`` (R16)
     PokerKit: sums short all ins from the last full raise, restarting the sum whenever it
     reaches a full raise, not from each player's own last action; after three or more short
@@ -45,7 +52,8 @@ rule that decides it at our table, what PokerKit does, what the harness does):
     up to a full raise (or allow one that we refuse). Harness: where the right to raise alone
     differs, the player has acted this round (or we refuse as "not reopened") and PokerKit's
     rebuilt rule gives PokerKit's answer, it checks PokerKit's bounds when it offers a raise
-    and continues.
+    and continues; if we alone allow the raise and our player takes it, PokerKit cannot follow
+    and the comparison of the hand stops there (counted as diverged).
 ``R17-check`` (R17)
     PokerKit: keeps a player in the betting order when the round began with someone able to
     bet against them, even if by their turn nobody still in can answer a bet, and asks them to
@@ -80,7 +88,7 @@ from engine.cards import ALL_CARDS, shuffled_deck
 from engine.events import ACTION, SHOW
 from engine.hand import NOT_REOPENED, STREETS, Hand, HandSettings
 from engine.pots import Pot
-from tests.engine.helpers import make_hand
+from tests.engine.helpers import make_hand, play
 
 AUTOMATIONS = (
     Automation.ANTE_POSTING,
@@ -298,8 +306,9 @@ class Duel:
                 f"we ask seat {h.seat_to_act}"
             )
 
-    def compare_decision(self, legal: LegalActions) -> bool:
-        """Compare the legal action sets; returns whether the R9 corner is active."""
+    def compare_decision(self, legal: LegalActions) -> str | None:
+        """Compare the legal action sets. Returns the listed difference under which PokerKit
+        cannot follow a bet or raise of ours here (None when it can)."""
         h, pk = self.hand, self.pk
         i = h.to_act
         assert i is not None
@@ -319,7 +328,7 @@ class Duel:
             if legal.call != min(h.stack[i], max(0, price - h.bet[i])):
                 raise self.fail(f"R9: we ask {legal.call} to call a big blind of {price}")
             self.outcome.adapted[R9] += 1
-            return True
+            return R9
         pk_call = pk.checking_or_calling_amount
         pk_min = pk.min_completion_betting_or_raising_to_amount
         pk_max = pk.max_completion_betting_or_raising_to_amount
@@ -341,7 +350,7 @@ class Duel:
                 raise self.fail(
                     f"raise bounds: ours {legal.min_to}-{legal.max_to}, PokerKit {pk_min}-{pk_max}"
                 )
-            return False
+            return None
         # The two engines disagree on the right to raise: only PokerKit's reopening rule (R16
         # rows of the table), reproduced exactly from our own record of the round, may explain it.
         pk_raise, comp = self.pokerkit_reopening(i)
@@ -364,8 +373,9 @@ class Duel:
             )
             if (pk_min, pk_max) != expected:
                 raise self.fail(f"R16: PokerKit bounds {pk_min}-{pk_max}, expected {expected}")
-        self.outcome.adapted[R16_UNDER if comp < h.settings.big_blind else R16_CHAIN] += 1
-        return False
+        corner = R16_UNDER if comp < h.settings.big_blind else R16_CHAIN
+        self.outcome.adapted[corner] += 1
+        return corner if ours_raise else None
 
     def r16_reopened(self, i: int) -> bool:
         """R16 read from our record of the round: the current bet has grown by at least a full
@@ -527,7 +537,7 @@ class Duel:
         h, pk = self.hand, self.pk
         legal = h.legal_actions()
         assert legal is not None
-        r9 = self.compare_decision(legal)
+        corner = self.compare_decision(legal)
         i = h.to_act
         assert i is not None
         count = len(h.events)
@@ -537,8 +547,8 @@ class Duel:
         raising = kind in (ActionKind.BET, ActionKind.RAISE) or (
             kind == ActionKind.ALL_IN and legal.min_to is not None
         )
-        if r9 and raising:
-            self.outcome.diverged = R9
+        if corner and raising:
+            self.outcome.diverged = corner
             return
         try:
             if kind == ActionKind.FOLD:
@@ -552,14 +562,14 @@ class Duel:
         except ValueError as exc:
             raise self.fail(f"PokerKit refused our {kind.value} {amount}: {exc}") from exc
         if added != event.amount:
-            if r9:
+            if corner == R9:
                 self.outcome.diverged = R9
                 return
             raise self.fail(f"{kind.value} adds {event.amount} chips here, {added} in PokerKit")
         if not h.finished:
             self._sync_turn()
             if not self.compare_chips():
-                if r9:
+                if corner == R9:
                     self.outcome.diverged = R9
                     return
                 raise self.fail(
@@ -761,6 +771,32 @@ def test_r16_short_all_ins_sum_from_each_players_last_action() -> None:
     assert duel.pk.min_completion_betting_or_raising_to_amount is None
     outcome = play_duel(make_hand(stacks, button=3), random.Random(0), Script(*script))
     assert outcome.adapted[R16_CHAIN] == 2 and outcome.diverged is None
+    # When seat 0 does raise, PokerKit cannot follow: the comparison stops, counted.
+    outcome = play_duel(
+        make_hand(stacks, button=3), random.Random(0), Script(*script, "raise 390")
+    )
+    assert outcome.diverged == R16_CHAIN and outcome.decisions == 7
+
+
+def test_r16_found_by_the_100k_run_two_short_all_ins_reopen_for_a_caller() -> None:
+    """R16 (seed 39395 of benchmarks/diff_many.py): seat 6 raises to 11,222 (adding 11,072);
+    seat 7 goes all in to 13,892 (short) and seat 8 calls; seats 0 and 1 go all in to 22,624
+    and 26,941 (both short). Since seat 8's call the bet grew by 13,049, a full raise: seat 8
+    may raise again. PokerKit refuses: its sum of short all ins reached a full raise at 22,624
+    and started again from zero."""
+    stacks = {0: 22624, 1: 26941, 5: 20642, 6: 39023, 7: 13892, 8: 31831}
+    script = ("raise 11222", "raise 13892", "call", "raise 22624", "raise 26941", "call", "call")
+    hand = make_hand(stacks, button=0, blinds=(75, 150))
+    seats = (6, 7, 8, 0, 1, 5, 6)
+    play(hand, *(f"{seat} {step}" for seat, step in zip(seats, script, strict=True)))
+    legal = hand.legal_actions()
+    assert legal is not None and legal.seat == 8 and legal.call == 13049
+    assert legal.bet_or_raise == ActionKind.RAISE and legal.min_to == 31831 == legal.max_to
+    outcome = play_duel(
+        make_hand(stacks, button=0, blinds=(75, 150)), random.Random(0),
+        Script(*script, "raise 31831"),
+    )
+    assert outcome.diverged == R16_CHAIN
 
 
 def test_r17_pokerkit_asks_for_a_check_we_skip() -> None:

@@ -175,3 +175,37 @@ async def test_the_clock_loop_fires_deadlines_on_its_own() -> None:
     finally:
         task.cancel()
     assert current > version
+
+
+def test_a_computer_player_that_fails_checks_or_folds_instead(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(*args: object) -> None:
+        raise RuntimeError("bug in a computer player")
+
+    monkeypatch.setattr("tables.computer.decide", broken)
+    table = services.create_table(
+        new_session(), ["Asha"], services.TableSettings(seat_count=4), Table.Mode.COMPUTER
+    )
+    later = timezone.now() + timedelta(minutes=5)
+    for _ in range(20):
+        row = Table.objects.get(pk=table.id)
+        if row.deadline_kind == Table.Deadline.BOT:
+            break
+        clock.tick(later)
+    assert row.deadline_kind == Table.Deadline.BOT
+    assert clock.tick(later) == 1
+    hand = game_of(Table.objects.get(pk=table.id)).hand
+    assert hand is not None and hand.actions[-1].kind in ("check", "fold")
+
+
+def test_the_runclock_command_fires_what_is_due() -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    table, _sessions = started([["Asha"]], seats=3)
+    Table.objects.filter(pk=table.id).update(next_deadline=timezone.now() - timedelta(seconds=1))
+    out = StringIO()
+    call_command("runclock", "--once", stdout=out)
+    assert "fired 1 deadline(s)" in out.getvalue()
