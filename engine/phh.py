@@ -107,7 +107,7 @@ def to_phh(
         "starting_stacks": [s.stacks[index[seat]] for seat in seats],
         "actions": actions,
         "hand": s.hand_number,
-        "seats": seats,
+        "seats": [seat + 1 for seat in seats],  # PHH numbers seats from 1
     }
     if names is not None:
         fields["players"] = [names.get(seat, "") for seat in seats]
@@ -286,9 +286,10 @@ def _read_fields(data: Mapping[str, Any], scale: int) -> PhhHand:
 
 
 def _seat_numbers(raw: object, n: int) -> tuple[int, ...]:
-    """The file's seat numbers when they agree with play going left (R4) and the button last;
-    otherwise the positions 1..n (seat numbers are labels: they never change the play)."""
-    positions = tuple(range(1, n + 1))
+    """Our seat numbers (the file's, which count from 1, less one) when they agree with play
+    going left (R4) and the button last; otherwise the positions 0..n-1 (seat numbers are
+    labels: they never change the play)."""
+    positions = tuple(range(n))
     if not isinstance(raw, list) or len(raw) != n:
         return positions
     if not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in raw):
@@ -297,7 +298,9 @@ def _seat_numbers(raw: object, n: int) -> tuple[int, ...]:
     if len(set(ordered)) != n:
         return positions
     cut = ordered.index(raw[-1]) + 1
-    return tuple(raw) if ordered[cut:] + ordered[:cut] == raw else positions
+    if ordered[cut:] + ordered[:cut] != raw:
+        return positions
+    return tuple(s - 1 for s in raw)
 
 
 def _number(value: object, what: str) -> Decimal:

@@ -208,7 +208,7 @@ def test_heads_up_p1_is_the_big_blind_and_the_button_is_last() -> None:
     hand = make_hand({2: 500, 5: 700}, button=5, holes={2: "AsAd", 5: "KcKh"})
     play(hand, "5 call", "2 check")
     text = to_phh(hand)
-    assert "seats = [2, 5]" in text
+    assert "seats = [3, 6]" in text  # PHH counts seats from 1
     assert "blinds_or_straddles = [10, 20]" in text
     assert "starting_stacks = [500, 700]" in text
     assert '"d dh p1 AsAd"' in text and '"d dh p2 KcKh"' in text
@@ -265,7 +265,7 @@ def test_names_and_extra_fields_are_written_and_pokerkit_accepts_them() -> None:
     assert history.table == "K7Q2" and history.seat_count == 6
     assert history.players == ["Bikash", "Chandra\\", 'Asha "the rock"']
     assert history.user_defined_fields == {"_rules": "R1-R35"}
-    assert history.hand == 1 and history.seats == [4, 6, 1]
+    assert history.hand == 1 and history.seats == [5, 7, 2]  # PHH counts seats from 1
     with pytest.raises(ValueError, match="cannot be replaced"):
         to_phh(hand, extra={"actions": []})
 
@@ -455,8 +455,9 @@ def test_r28_show_and_muck_lines_from_elsewhere_are_information_only() -> None:
     replay = replay_phh(read_phh(text))
     assert replay.finishing_stacks == [990, 1030, 980]
     # R28 here: p2 shows first (first left of the button still in) and p3's kings are mucked.
-    assert [e.seat for e in replay.hand.events if e.kind == SHOW] == [2]
-    assert [e.seat for e in replay.hand.events if e.kind == MUCK] == [3]
+    # Without seat numbers in the file, p1..p3 sit in this table's seats 0..2.
+    assert [e.seat for e in replay.hand.events if e.kind == SHOW] == [1]
+    assert [e.seat for e in replay.hand.events if e.kind == MUCK] == [2]
 
 
 def test_shown_cards_fill_in_unknown_hole_cards() -> None:
@@ -474,11 +475,11 @@ def test_shown_cards_fill_in_unknown_hole_cards() -> None:
 
 def test_seat_numbers_are_used_when_they_agree_with_the_button_else_positions() -> None:
     good = read_phh(phh(DEAL3, seats="[6, 2, 4]"))
-    assert good.seats == (6, 2, 4)
-    assert read_phh(phh(DEAL3, seats="[2, 6, 4]")).seats == (1, 2, 3)
-    assert read_phh(phh(DEAL3, seats="[2, 2, 4]")).seats == (1, 2, 3)
+    assert good.seats == (5, 1, 3)  # PHH counts seats from 1, this table from 0
+    assert read_phh(phh(DEAL3, seats="[2, 6, 4]")).seats == (0, 1, 2)
+    assert read_phh(phh(DEAL3, seats="[2, 2, 4]")).seats == (0, 1, 2)
     replay = replay_phh(read_phh(phh([*DEAL3, "p3 f", "p1 f"], seats="[6, 2, 4]")))
-    assert replay.hand.settings.button == 4
+    assert replay.hand.settings.button == 3
     assert replay.finishing_stacks == [990, 1010, 1000]
 
 
