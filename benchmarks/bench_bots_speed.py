@@ -29,9 +29,11 @@ from engine.hand import Hand, HandSettings  # noqa: E402
 from engine.views import game_view, hand_view  # noqa: E402
 
 
-def measure(level: str, decisions: int, seed: int) -> list[float]:
+def measure(level: str, decisions: int, seed: int) -> tuple[list[float], list[float]]:
+    """Seconds per decision: all of them, and those after the flop."""
     rng = random.Random(seed)
     times: list[float] = []
+    postflop: list[float] = []
     number = 0
     session_pasts: dict[int, list[dict[str, Any]]] = {}
     while len(times) < decisions:
@@ -53,11 +55,13 @@ def measure(level: str, decisions: int, seed: int) -> list[float]:
             started = time.perf_counter()
             action = decide(level, view, past, rng)
             times.append(time.perf_counter() - started)
+            if hand.board:
+                postflop.append(times[-1])
             hand.act(action.seat, action.kind, action.amount)
         if hand.finished:
             for seat in seats:
                 session_pasts.setdefault(seat + 10 * players, []).append(hand_view(hand, seat))
-    return times
+    return times, postflop
 
 
 def _deck(rng: random.Random) -> list[Any]:
@@ -74,17 +78,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     for level in LEVELS:
-        times = sorted(measure(level, args.decisions, args.seed))
-        ms = [t * 1000 for t in times]
+        times, postflop = measure(level, args.decisions, args.seed)
+        print(f"{level:7s} {describe(times)}", flush=True)
+        print(f"{'':7s} after the flop only: {describe(postflop)}", flush=True)
 
-        def q(p: float, ms: list[float] = ms) -> float:
-            return ms[min(int(p * len(ms)), len(ms) - 1)]
 
-        print(
-            f"{level:7s} {len(ms)} decisions: p50 {q(0.5):.2f} ms, p90 {q(0.9):.2f} ms, "
-            f"p99 {q(0.99):.2f} ms, max {ms[-1]:.2f} ms, mean {statistics.fmean(ms):.2f} ms",
-            flush=True,
-        )
+def describe(times: list[float]) -> str:
+    ms = sorted(t * 1000 for t in times)
+
+    def q(p: float) -> float:
+        return ms[min(int(p * len(ms)), len(ms) - 1)]
+
+    return (
+        f"{len(ms)} decisions: p50 {q(0.5):.2f} ms, p90 {q(0.9):.2f} ms, p99 {q(0.99):.2f} ms, "
+        f"max {ms[-1]:.2f} ms, mean {statistics.fmean(ms):.2f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -6,9 +6,9 @@ Two tables, both by Monte Carlo with the engine's own evaluator tables:
 - ``MATRIX``: each class against each other class heads-up, every combo of both classes
   equally likely (pairs of combos that share a card are redealt).
 
-Run from the repository root (about two minutes on two cores)::
+Run from the repository root (about seven minutes on two cores)::
 
-    .venv/bin/python scripts/gen_preflop_table.py [--trials-random 200000] [--trials-pair 6000]
+    .venv/bin/python scripts/gen_preflop_table.py [--trials-random 100000] [--trials-pair 8000]
 """
 
 from __future__ import annotations
@@ -105,8 +105,8 @@ def vs_class(task: tuple[int, list[int], int, int]) -> tuple[int, list[tuple[int
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--trials-random", type=int, default=200_000)
-    parser.add_argument("--trials-pair", type=int, default=6_000)
+    parser.add_argument("--trials-random", type=int, default=100_000)
+    parser.add_argument("--trials-pair", type=int, default=8_000)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     started = time.time()

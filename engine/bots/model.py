@@ -1,7 +1,7 @@
 """What a computer player has learnt about each opponent from the hands of this game.
 
-Everything comes from the hand views the bot's seat saw (``past``): the public actions and the
-hands shown at showdown. The model is rebuilt from that list whenever needed, so a server restart
+Everything comes from the hand views the bot's seat saw (``past``): the public actions and who
+went to showdown. The model is rebuilt from that list whenever needed, so a server restart
 loses nothing; a small cache keyed by the list's length and content makes repeated calls cheap.
 
 Counted per opponent (the usual poker statistics):
@@ -10,6 +10,8 @@ Counted per opponent (the usual poker statistics):
   had a choice);
 - **PFR**: hands in which they raised before the flop;
 - **aggression**: bets and raises against calls after the flop;
+- **bet rate**: bets and raises among all their actions after the flop (checks and folds too),
+  which says how wide the range they bet with is;
 - **fold to bet**: how often they folded when facing a bet or raise after the flop;
 - **showdown**: of the hands in which they saw the flop, how often they went to showdown.
 
@@ -212,7 +214,7 @@ _CACHE_SIZE = 512
 # Fingerprints of hand views already seen, by object identity; the view itself is kept so that
 # its id cannot be reused by another object while the entry lives.
 _SEEN: OrderedDict[int, tuple[Mapping[str, Any], int]] = OrderedDict()
-_SEEN_SIZE = 20_000
+_SEEN_SIZE = 2_000
 
 
 def _fingerprint(hand: Mapping[str, Any]) -> int:

@@ -34,10 +34,7 @@ __all__ = [
     "band",
     "combo_weights",
     "equity_vs",
-    "equity_vs_random",
     "hand_class",
-    "is_pair",
-    "is_suited",
     "percentile",
     "playability",
     "top",
@@ -110,18 +107,6 @@ def equity_vs(cls: int, class_weights: FloatArray) -> float:
     if total <= 0:
         return float(VS_RANDOM[cls, 0])
     return float(MATRIX[cls] @ mass / total)
-
-
-def equity_vs_random(cls: int, opponents: int) -> float:
-    return float(VS_RANDOM[cls, min(max(opponents, 1), 5) - 1])
-
-
-def is_pair(cls: int) -> bool:
-    return cls // 13 == cls % 13
-
-
-def is_suited(cls: int) -> bool:
-    return cls // 13 > cls % 13
 
 
 def playability(cls: int) -> float:

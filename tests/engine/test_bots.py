@@ -8,14 +8,16 @@ import random
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from engine.actions import Action, ActionKind
 from engine.bots import LEVELS, decide, new_rng
-from engine.bots.combos import COMBO_INDEX
+from engine.bots.combos import COMBO_INDEX, board_strength, values_of
 from engine.bots.sim import deal, uniform_range
 from engine.cards import parse_cards
 from engine.equity import equity
+from engine.evaluator import rank_ids
 from engine.game import Game, GameSettings
 from engine.hand import Hand
 from engine.views import game_view, hand_view
@@ -169,7 +171,7 @@ def test_bots_handle_short_stacks_side_pots_and_all_ins() -> None:
 
 
 # ------------------------------------------------------------------ repeatable
-def test_r2_same_seed_same_decisions_for_every_level() -> None:
+def test_same_seed_same_decisions_for_every_level() -> None:
     levels = {0: "easy", 1: "medium", 2: "hard", 3: "hard"}
 
     def actions(seed: int) -> list[tuple[int, str, int | None]]:
@@ -220,3 +222,25 @@ def test_bot_simulation_agrees_with_engine_equity() -> None:
     assert set(dealt.picks[:, 0]) == {COMBO_INDEX[51, 50], COMBO_INDEX[47, 46]}
     assert 0.4 < (dealt.picks[:, 0] == COMBO_INDEX[51, 50]).mean() < 0.6
     assert dealt.equity() < 0.2  # deuces against aces or kings
+
+
+def test_bot_hand_values_are_the_evaluators() -> None:
+    rng = random.Random(8)
+    hands = np.array([rng.sample(range(52), rng.choice((5, 6, 7))) for _ in range(3000)],
+                     dtype=object)
+    for size in (5, 6, 7):
+        rows = np.array([h for h in hands if len(h) == size], dtype=np.intp)
+        assert list(values_of(rows)) == [rank_ids(list(r)) for r in rows]
+
+
+def test_board_strength_orders_made_hands_and_counts_draws() -> None:
+    board = tuple(c.id for c in parse_cards("Ah7h2c"))
+    strength, blocked = board_strength(board)
+
+    def of(text: str) -> float:
+        a, b = (c.id for c in parse_cards(text))
+        return float(strength[COMBO_INDEX[a, b]])
+
+    assert blocked.sum() == 1326 - 1176  # combos holding a board card
+    assert of("AsAd") > of("AsKd") > of("KsKd") > of("8s6d")
+    assert of("Kh5h") > 0.6 > of("Ks5d")  # the flush draw counts as a fair hand
