@@ -10,7 +10,12 @@ echo "== ruff"; ruff check .
 echo "== mypy"; mypy engine --strict && mypy .
 
 echo "== pytest (SQLite, in-memory channel layer)"
-env -u DATABASE_URL -u REDIS_URL pytest -p no:cacheprovider -n 2 "$@"
+env -u DATABASE_URL -u REDIS_URL pytest -p no:cacheprovider -n 2 -m "not browser" "$@"
+
+# Playwright's sync API keeps an event loop running in its worker for the whole session, which
+# would break the asyncio tests that share the worker: the browser tests get their own run.
+echo "== pytest (browser: Playwright driving Debian's Chromium)"
+env -u DATABASE_URL -u REDIS_URL pytest -p no:cacheprovider -n 2 -m "browser" "$@"
 
 pg_url=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/holdem_test}
 redis_url=${TEST_REDIS_URL:-redis://127.0.0.1:6379/0}
