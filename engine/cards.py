@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import secrets
 from collections.abc import Iterable, Sequence
@@ -95,15 +96,43 @@ def new_deck() -> list[Card]:
     return list(ALL_CARDS)
 
 
+_ORDERINGS = math.factorial(52)  # about 2**225.6
+_DRAW_BITS = 232
+_ACCEPT_BELOW = (2**_DRAW_BITS // _ORDERINGS) * _ORDERINGS
+
+
+def secure_permutation_index() -> int:
+    """A uniform choice among the 52! deck orders, from ``secrets`` (the OS's CSPRNG).
+
+    One 232-bit draw replaces 51 separate calls; draws at or above the largest multiple of 52!
+    are rejected (less than 1 in 30 of them) so every order stays exactly equally likely.
+    """
+    while True:
+        draw = secrets.randbits(_DRAW_BITS)
+        if draw < _ACCEPT_BELOW:
+            return draw % _ORDERINGS
+
+
+def deck_from_index(index: int) -> list[Card]:
+    """The deck order numbered ``index`` (0 <= index < 52!), read as a factorial-base number."""
+    remaining = list(ALL_CARDS)
+    deck = []
+    for size in range(52, 0, -1):
+        index, pick = divmod(index, size)
+        deck.append(remaining.pop(pick))
+    return deck
+
+
 def shuffled_deck(seed: int | None = None) -> list[Card]:
     """A uniformly shuffled deck (R2).
 
-    Without a seed the shuffle draws from ``secrets`` (the operating system's CSPRNG); a seed
+    Without a seed the order is drawn from ``secrets`` (the operating system's CSPRNG); a seed
     gives a reproducible deck for tests and simulations only.
     """
+    if seed is None:
+        return deck_from_index(secure_permutation_index())
     deck = new_deck()
-    rng: random.Random = secrets.SystemRandom() if seed is None else random.Random(seed)
-    rng.shuffle(deck)
+    random.Random(seed).shuffle(deck)
     return deck
 
 

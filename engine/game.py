@@ -32,6 +32,13 @@ class GameError(ValueError):
     """A request the game cannot carry out (start a hand while one runs, and the like)."""
 
 
+def _whole(value: object, what: str) -> int:
+    """A stored whole number; a fraction or text is a damaged state, never rounded (R3)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+        raise GameError(f"the stored game has {what} = {value!r}, not a whole number")
+    return int(value)
+
+
 def level_for_hand(hand_number: int, every: int) -> int:
     """Index into BLIND_LEVELS for the ``hand_number``-th hand (1-based); the last level stays."""
     return min((hand_number - 1) // every, len(BLIND_LEVELS) - 1)
@@ -60,7 +67,10 @@ class GameSettings:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameSettings:
-        return cls(int(data["blind_every"]), data.get("max_hands"), int(data["starting_stack"]))
+        return cls(
+            _whole(data["blind_every"], "blind_every"), data.get("max_hands"),
+            _whole(data["starting_stack"], "starting_stack"),
+        )
 
 
 @dataclass(slots=True)
@@ -290,15 +300,15 @@ class Game:
         game = cls.__new__(cls)
         game.settings = GameSettings.from_dict(data["settings"])
         game.seats = {
-            int(d["seat"]): SeatState(
-                int(d["seat"]), int(d["stack"]), bool(d["is_person"]), d.get("out_hand"),
-                int(d.get("out_stack", 0)),
+            _whole(d["seat"], "seat"): SeatState(
+                _whole(d["seat"], "seat"), _whole(d["stack"], "stack"), bool(d["is_person"]),
+                d.get("out_hand"), _whole(d.get("out_stack", 0), "out_stack"),
             )
             for d in data["seats"]
         }
-        game.button = int(data["button"])
+        game.button = _whole(data["button"], "button")
         game.last_big_blind = data.get("last_big_blind")
-        game.hand_number = int(data["hand_number"])
+        game.hand_number = _whole(data["hand_number"], "hand_number")
         game._first_hand = bool(data["first_hand"])
         game.finished = bool(data["finished"])
         game.hand = replay(data["hand"]) if data.get("hand") else None

@@ -212,3 +212,13 @@ def test_p3_the_record_is_not_changed_by_replay() -> None:
     before = copy.deepcopy(record)
     replay(record)
     assert record == before
+
+
+def test_r3_a_stored_game_with_fractional_chips_is_refused_not_rounded() -> None:
+    from engine.game import Game, GameError, GameSettings
+
+    game = Game(GameSettings(), {0: True, 1: False}, rng=random.Random(1))
+    data = json.loads(json.dumps(game.to_dict()))
+    data["seats"][0]["stack"] = 999.5
+    with pytest.raises(GameError, match="not a whole number"):
+        Game.from_dict(data)

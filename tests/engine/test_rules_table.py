@@ -9,8 +9,17 @@ from collections import Counter
 
 import pytest
 
+import engine.cards as cards_module
 from engine.actions import ActionError
-from engine.cards import ALL_CARDS, RANKS, SUITS, deck_from_text, new_deck, shuffled_deck
+from engine.cards import (
+    ALL_CARDS,
+    RANKS,
+    SUITS,
+    deck_from_index,
+    deck_from_text,
+    new_deck,
+    shuffled_deck,
+)
 from engine.game import STARTING_STACK, Game, GameError, GameSettings
 from engine.hand import HandSettings
 from engine.views import game_view
@@ -75,16 +84,27 @@ def test_r2_aces_are_high_and_also_low_in_the_wheel() -> None:
 
 def test_r2_the_shuffle_uses_the_secrets_module(monkeypatch: pytest.MonkeyPatch) -> None:
     used = []
+    real = secrets.randbits
 
-    class Spy(secrets.SystemRandom):
-        def shuffle(self, x: list[object]) -> None:  # type: ignore[override]
-            used.append(len(x))
-            super().shuffle(x)
+    def spy(bits: int) -> int:
+        used.append(bits)
+        return real(bits)
 
-    monkeypatch.setattr(secrets, "SystemRandom", Spy)
+    monkeypatch.setattr(secrets, "randbits", spy)
     deck = shuffled_deck()
-    assert used == [52]
+    assert used and all(bits >= 226 for bits in used)  # enough entropy for all 52! orders
     assert sorted(deck, key=lambda c: c.id) == new_deck()
+
+
+def test_r2_every_deck_order_has_its_own_number() -> None:
+    from math import factorial
+
+    assert deck_from_index(0) == new_deck()
+    assert deck_from_index(factorial(52) - 1) == new_deck()[::-1]
+    assert deck_from_index(1)[:3] == [new_deck()[1], new_deck()[0], new_deck()[2]]
+    # Rejection keeps the draw uniform: accepted draws are a whole number of copies of 52!.
+    assert cards_module._ACCEPT_BELOW % factorial(52) == 0
+    assert cards_module._ACCEPT_BELOW > 2**cards_module._DRAW_BITS * 0.96
 
 
 def test_r2_a_seed_gives_a_reproducible_deck_for_tests_only() -> None:
