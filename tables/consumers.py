@@ -20,6 +20,7 @@ Phone -> server: JSON, see tables.protocol.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import datetime
 from typing import Any
@@ -54,6 +55,29 @@ log = logging.getLogger(__name__)
 
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_TOO_MANY = 4429
+
+# Loads in progress, by table and the version a group message announced: every connection of
+# this process told "version N" waits for the same load instead of querying the database itself.
+_loads: dict[tuple[int, int], asyncio.Future[Snapshot | None]] = {}
+
+
+async def shared_snapshot(table_id: int, version: int) -> Snapshot | None:
+    """The table at ``version`` or later, loaded once for all of this process's connections.
+    (A load started after the group message was sent sees at least that version: messages go
+    out after the commit.)"""
+    key = (table_id, version)
+    future = _loads.get(key)
+    if future is None or future.get_loop() is not asyncio.get_running_loop():
+        future = asyncio.ensure_future(database_sync_to_async(load_snapshot)(table_id))
+        _loads[key] = future
+
+        def forget(done: asyncio.Future[Snapshot | None]) -> None:
+            if _loads.get(key) is done:
+                del _loads[key]
+
+        future.add_done_callback(forget)
+    # A connection that goes away while waiting must not cancel the others' load.
+    return await asyncio.shield(future)
 
 
 def _lookup(code: str | None, keys: list[str]) -> tuple[Table | None, bool]:
@@ -124,6 +148,8 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         assert self.table_id is not None
         # Usually another connection of this process has loaded this version already.
         snapshot = cached_snapshot(self.table_id, *self.identity, version)
+        if snapshot is None:
+            snapshot = await shared_snapshot(self.table_id, version)
         await self.send_view(snapshot=snapshot)
 
     # ------------------------------------------------------------------ from the phone

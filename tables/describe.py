@@ -1,13 +1,18 @@
-"""The action log in words ("Asha raises to 120"), from the events a viewer may see."""
+"""The action log in words ("Asha raises to 120"), from the events a viewer may see.
+
+Hands are named in the active language: events carry the engine's English name, so the name
+is worked out again from the cards (the winning five, or the shown cards with the board).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
 
 from engine.cards import parse_card
+from tables.hand_names import hand_name, key_of
 
 
 def card_text(code: str) -> str:
@@ -18,16 +23,31 @@ def cards_text(codes: list[str]) -> str:
     return " ".join(card_text(c) for c in codes)
 
 
-def describe_events(events: list[dict[str, Any]], name: Callable[[int | None], str]) -> list[str]:
+def describe_events(
+    events: list[dict[str, Any]], name: Callable[[int | None], str], *, keep_empty: bool = False
+) -> list[str]:
+    """One line per event that says something (``keep_empty``: one per event, "" if none)."""
     lines = []
+    board: list[str] = []
     for event in events:
-        line = describe(event, name)
-        if line:
+        line = describe(event, name, board)
+        if event["kind"] == "board":
+            board.extend(event.get("cards", []))
+        if line or keep_empty:
             lines.append(line)
     return lines
 
 
-def describe(event: dict[str, Any], name: Callable[[int | None], str]) -> str:
+def _hand_text(event: dict[str, Any], cards: Sequence[str]) -> str:
+    """The event's hand in the active language (its English name if the cards don't tell)."""
+    key = key_of(cards) if 5 <= len(cards) <= 7 else None
+    return hand_name(key) or str(event.get("hand", ""))
+
+
+def describe(
+    event: dict[str, Any], name: Callable[[int | None], str], board: Sequence[str] = ()
+) -> str:
+    """One event in words. ``board``: the board cards dealt before it (to name shown hands)."""
     kind = event["kind"]
     who = name(event.get("seat"))
     amount = event.get("amount", 0)
@@ -60,18 +80,20 @@ def describe(event: dict[str, Any], name: Callable[[int | None], str]) -> str:
     if kind == "show":
         shown = cards_text(event.get("cards", []))
         if event.get("hand"):
+            hand = _hand_text(event, [*event.get("cards", []), *board])
             return _("%(name)s shows %(cards)s: %(hand)s") % {
-                "name": who, "cards": shown, "hand": event["hand"],
+                "name": who, "cards": shown, "hand": hand,
             }
         return _("%(name)s shows %(cards)s") % {"name": who, "cards": shown}
     if kind == "muck":
-        return _("%(name)s does not show")  % {"name": who}
+        return _("%(name)s does not show") % {"name": who}
     if kind == "award":
         pot = event.get("pot", 0)
         where = _("the pot") if pot <= 0 else _("side pot %(n)d") % {"n": pot}
         if event.get("hand"):
+            hand = _hand_text(event, event.get("cards", []))
             return _("%(name)s wins %(amount)d from %(pot)s with %(hand)s") % {
-                "name": who, "amount": amount, "pot": where, "hand": event["hand"],
+                "name": who, "amount": amount, "pot": where, "hand": hand,
             }
         return _("%(name)s wins %(amount)d from %(pot)s") % {
             "name": who, "amount": amount, "pot": where,

@@ -12,6 +12,12 @@ a view. A phone holding several seats (pass and play) sees one seat at a time:
   on this phone's turn the table is drawn from the last person's place with no hole cards,
   and anyone may tap to see their own cards (which asks them to confirm who they are);
 - a new hand hides everything again.
+
+Drawing is the hot path (every connection, every change), so what is the same for everyone is
+worked out once: the snapshot is loaded once per version and process, the log once per version
+and language (``Snapshot.memo``), and the components (seats, board, cards, the bar above the
+table) are rendered once per distinct content (``tables.fragments``, keyed by every value drawn,
+so a cached part never shows a frame anything it did not hold). See benchmarks/bench_frames.py.
 """
 
 from __future__ import annotations
@@ -26,13 +32,16 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.translation import override
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, override
 
 from engine.game import Game
-from engine.views import game_view
+from engine.views import game_view, visible_events
 from tables import codes
 from tables.describe import describe_events
 from tables.models import Seat, Table
+from tables.moderation import seconds_left_on_resume
+from tables.qr import qr_svg
 
 
 @dataclass(frozen=True)
@@ -67,6 +76,9 @@ class Snapshot:
     next_code: str | None
     seats: dict[int, SeatInfo]
     game: Game | None
+    paused_left: float | None = None  # while paused: the seconds the deadline gets on resume
+    # Public things derived from this version once, for every connection (e.g. the log).
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def positions_of(self, hashes: list[str]) -> list[int]:
         wanted = set(hashes)
@@ -120,6 +132,7 @@ def load_snapshot(table_id: int) -> Snapshot | None:
         next_code=table.next_table.code if table.next_table else None,
         seats=seats,
         game=Game.from_dict(table.state) if table.state else None,
+        paused_left=seconds_left_on_resume(table) if table.paused else None,
     )
     with _snapshot_lock:
         _snapshots[(table_id, table.code, table.created_at, table.version)] = snapshot
@@ -269,13 +282,21 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
     stacks = {s["seat"]: s for s in view["seats"]} if view else {}
     winners: dict[int, dict[str, Any]] = {}
     for award in hand["awards"] if hand else []:
-        prize = winners.setdefault(award["seat"], {"amount": 0, "hand": "", "cards": []})
+        prize = winners.setdefault(
+            award["seat"], {"amount": 0, "hand": "", "hand_key": None, "cards": []}
+        )
         prize["amount"] += award["amount"]
         if award["hand"]:
             prize["hand"], prize["cards"] = award["hand"], award["cards"]
+            prize["hand_key"] = award.get("hand_key")
     remaining = None
     if snapshot.next_deadline is not None and snapshot.deadline_kind == Table.Deadline.TURN:
-        remaining = max(0.0, (snapshot.next_deadline - now).total_seconds())
+        if snapshot.paused and snapshot.paused_left is not None:
+            remaining = snapshot.paused_left  # the clock stands still until it is resumed
+        else:
+            remaining = max(0.0, (snapshot.next_deadline - now).total_seconds())
+        # Tenths are all a phone shows; frames drawn within the same tenth share their HTML.
+        remaining = round(remaining, 1)
     to_act = hand["to_act"] if hand and not hand["finished"] else None
 
     seats = []
@@ -311,8 +332,10 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
             "total": (
                 snapshot.turn_seconds if position == to_act and remaining is not None else None
             ),
+            "paused": snapshot.paused,
             "won": won["amount"] if won else 0,
             "hand_name": won["hand"] if won else "",
+            "hand_key": won["hand_key"] if won else None,
             "winning_cards": won["cards"] if won else [],
         })
     # Drawn from this connection's seat: it first, then the others to its left.
@@ -321,7 +344,27 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         at = next(i for i, s in enumerate(seats) if s["seat"] == home)
         seats = seats[at:] + seats[:at]
     you = next((s for s in seats if s["seat"] == persp.viewer), None)
-    log_lines = describe_events(hand["events"], snapshot.name) if hand else []
+    log_lines = _log_lines(snapshot)
+    # The parts drawn alike for everyone at the table (cached as such: tables.fragments).
+    top = {
+        "blinds": [view["small_blind"], view["big_blind"]] if view else None,
+        "hand_number": view["hand_number"] if view else 0,
+        "to_next_level": view["hands_to_next_level"] if view else None,
+        "watching": mode == "watch",
+        "paused": snapshot.paused,
+        "log": log_lines[-12:],
+        "history": bool(persp.mine),
+    }
+    center = {
+        "board": hand["board"] if hand else [],
+        "finished": bool(hand and hand["finished"]),
+        "win_cards": hand["awards"][-1]["cards"] if hand and hand["finished"] and hand["awards"]
+        else [],
+        "hand_number": hand["hand_number"] if hand else 0,
+        "pots": hand["pots"] if hand else [],
+        "last_line": log_lines[-1] if log_lines else "",
+        "events": len(hand["events"]) if hand else 0,
+    }
     standings = None
     if view and view["standings"]:
         standings = [
@@ -339,7 +382,8 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "handoff": persp.handoff,
         "to_act": to_act,
         "legal": legal,
-        "remaining": round(remaining, 1) if remaining is not None else None,
+        "remaining": remaining,
+        "paused": snapshot.paused,
         "turn_seconds": snapshot.turn_seconds,
         "hand_number": game.hand_number if game else 0,
         "hand_over": bool(hand and hand["finished"]),
@@ -359,6 +403,12 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "persp": persp,
         "seats": seats,
         "you": you,
+        "you_seat": next((s for s in seats if s["you"]), None),  # drawn at the bottom
+        "best": {
+            "key": hand.get("your_best"), "name": hand.get("your_best_name"),
+        } if hand else None,
+        "top": top,
+        "center": center,
         "mine_names": [snapshot.name(p) for p in persp.mine],
         "handoff_name": snapshot.name(persp.handoff) if persp.handoff is not None else "",
         "home_name": snapshot.name(persp.home) if persp.home is not None else "",
@@ -374,11 +424,27 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "can_remove_computer": is_host and snapshot.seat_count > max(2, len(snapshot.seats)),
         "persons": persons,
         "join_url": options.join_url,
+        # The join link as a QR code for friends sitting nearby (lobby only; one per link).
+        "qr": mark_safe(qr_svg(options.join_url)) if mode == "lobby" and options.join_url else "",
         "notice": options.notice,
         "data": data,
         "now_ms": int(time.time() * 1000),
         **options.extra,
     }
+
+
+def _log_lines(snapshot: Snapshot) -> list[str]:
+    """The hand's action log in the active language, once per version and language. Built
+    from the spectator's events: the log names no hidden card, so it is the same for all."""
+    game = snapshot.game
+    if game is None or game.hand is None:
+        return []
+    key = ("log", get_language())
+    lines: list[str] | None = snapshot.memo.get(key)
+    if lines is None:
+        lines = describe_events(visible_events(game.hand, None), snapshot.name)
+        snapshot.memo[key] = lines
+    return lines
 
 
 def render_frame(snapshot: Snapshot, persp: Perspective, options: FrameOptions) -> str:

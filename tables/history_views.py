@@ -1,15 +1,17 @@
 """Hand histories of a table and their exports (PokerStars text, PHH, results CSV).
 
-Only someone who was seated at the table (their browser session holds a seat claim) or staff
-may open them (P3). A player sees every hand as they saw it at the table: their own hole cards
-and the hands shown at the showdown, never a mucked or folded hand, in the page, its source or
-any export. Staff see the complete record. Only finished hands are listed or exported: a hand
-in progress (or one a moderator called off) never appears, so its hidden cards cannot leak.
+Only someone who was seated at the table (their browser session holds a seat claim, or held
+one before a computer player took the seat over: ``FormerClaim``) or staff may open them (P3).
+A player sees every hand as they saw it at the table: their own hole cards and the hands shown
+at the showdown, never a mucked or folded hand, in the page, its source or any export; someone
+who left sees the hands up to the one they left in. Staff see the complete record. Only
+finished hands are listed or exported: a hand in progress (or one a moderator called off) never
+appears, so its hidden cards cannot leak.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import QuerySet
@@ -31,8 +33,8 @@ from engine.hand import Hand as EngineHand
 from engine.history import replay
 from engine.views import visible_events
 from tables import claims, codes
-from tables.describe import describe
-from tables.models import Hand, Seat, Table
+from tables.describe import describe_events
+from tables.models import FormerClaim, Hand, Seat, Table
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,15 @@ class Access:
 
     table: Table
     viewer: int | None
-    seats: tuple[int, ...]  # the seats this session holds at the table
+    seats: tuple[int, ...]  # the seats this session holds (or held) at the table
+    # Seats this session held before a computer player took them over -> the last hand they
+    # were dealt there: later hands at that seat were not theirs to see.
+    left: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def last_hand(self) -> int | None:
+        """The last hand the viewer may open (None: every hand)."""
+        return self.left.get(self.viewer) if self.viewer is not None else None
 
     @property
     def query(self) -> str:
@@ -72,16 +82,10 @@ def _access(request: HttpRequest, code: str) -> Access | HttpResponse:
     tables = Table.objects.filter(code=normal).order_by("-created_at")
     hashes = claims.session_hashes(request.session)
     if hashes:
-        held = (
-            Seat.objects.filter(table__in=tables, claim_hash__in=hashes)
-            .select_related("table")
-            .order_by("-table__created_at", "position")
-        )
-        first = held.first()
-        if first is not None:
-            table = first.table
-            seats = tuple(s.position for s in held if s.table_id == table.id)
-            return Access(table, _chosen_seat(request, seats), seats)
+        found = _seats_held(tables, hashes)
+        if found is not None:
+            table, seats, left = found
+            return Access(table, _chosen_seat(request, seats), seats, left)
     if request.user.is_authenticated and request.user.is_staff:
         latest = Table.objects.by_code(normal)
         if latest is None:
@@ -92,6 +96,29 @@ def _access(request: HttpRequest, code: str) -> Access | HttpResponse:
     return _refuse(request)
 
 
+def _seats_held(
+    tables: QuerySet[Table], hashes: list[str]
+) -> tuple[Table, tuple[int, ...], dict[int, int]] | None:
+    """The most recent of ``tables`` where these claims hold or held a seat: the table, its
+    seats, and for seats since taken over, the last hand played there."""
+    held = list(
+        Seat.objects.filter(table__in=tables, claim_hash__in=hashes).select_related("table")
+    )
+    former = list(
+        FormerClaim.objects.filter(table__in=tables, claim_hash__in=hashes).select_related("table")
+    )
+    rows: list[Seat | FormerClaim] = [*held, *former]
+    if not rows:
+        return None
+    table = max((r.table for r in rows), key=lambda t: (t.created_at, t.pk))
+    now = {s.position for s in held if s.table_id == table.pk}
+    left: dict[int, int] = {}
+    for claim in former:
+        if claim.table_id == table.pk and claim.position not in now:
+            left[claim.position] = max(claim.last_hand, left.get(claim.position, 0))
+    return table, tuple(sorted(now | set(left))), left
+
+
 def _chosen_seat(request: HttpRequest, seats: tuple[int, ...]) -> int:
     wanted = request.GET.get("seat", "")
     return int(wanted) if wanted.isdigit() and int(wanted) in seats else seats[0]
@@ -100,6 +127,14 @@ def _chosen_seat(request: HttpRequest, seats: tuple[int, ...]) -> int:
 def finished_hands(table: Table) -> QuerySet[Hand]:
     """The hands that ended normally: never the running one, never a cancelled one."""
     return Hand.objects.filter(table=table, ended_at__isnull=False, cancelled=False)
+
+
+def viewable_hands(access: Access) -> QuerySet[Hand]:
+    """The finished hands this viewer may open (up to the hand they left in, if they left)."""
+    hands = finished_hands(access.table)
+    if access.last_hand is not None:
+        hands = hands.filter(number__lte=access.last_hand)
+    return hands
 
 
 def names_of(row: Hand) -> dict[int, str]:
@@ -163,7 +198,7 @@ def hand_list(request: HttpRequest, code: str) -> HttpResponse:
         return access
     table = access.table
     hands = []
-    for row in finished_hands(table).order_by("-number"):
+    for row in viewable_hands(access).order_by("-number"):
         url = reverse("tables:hand", args=[table.code, row.number]) + access.query
         hands.append(_hand_summary(row, _engine_hand(row), access, url))
     return render(
@@ -187,7 +222,7 @@ def hand_page(request: HttpRequest, code: str, number: int) -> HttpResponse:
     if isinstance(access, HttpResponse):
         return access
     table = access.table
-    rows = finished_hands(table)
+    rows = viewable_hands(access)
     row = rows.filter(number=number).first()
     if row is None:
         raise Http404
@@ -210,7 +245,7 @@ def hand_page(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "big_blind": hand.settings.big_blind,
         "viewer": viewer,
         "events": events,
-        "lines": [describe(e, name) for e in events],
+        "lines": describe_events(events, name, keep_empty=True),
     }
     before = rows.filter(number__lt=number).order_by("-number").first()
     after = rows.filter(number__gt=number).order_by("number").first()
@@ -245,7 +280,7 @@ def _download(text: str, filename: str, content_type: str) -> HttpResponse:
 
 
 def _one(access: Access, number: int) -> tuple[Hand, EngineHand]:
-    row = finished_hands(access.table).filter(number=number).first()
+    row = viewable_hands(access).filter(number=number).first()
     if row is None:
         raise Http404
     return row, _engine_hand(row)
@@ -272,7 +307,7 @@ def hand_phh(request: HttpRequest, code: str, number: int) -> HttpResponse:
 
 
 def _all(access: Access) -> list[tuple[Hand, EngineHand]]:
-    return [(row, _engine_hand(row)) for row in finished_hands(access.table).order_by("number")]
+    return [(row, _engine_hand(row)) for row in viewable_hands(access).order_by("number")]
 
 
 @require_GET

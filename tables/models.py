@@ -154,6 +154,22 @@ class Seat(models.Model):
         return not self.is_computer
 
 
+class FormerClaim(models.Model):
+    """A seat's claim from before a computer player took the seat over (the person left, or a
+    moderator removed them): whoever sat there may still review the hands they played there,
+    through that seat's eyes, up to ``last_hand`` (the hand running or last dealt as they left)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="former_claims")
+    position = models.PositiveSmallIntegerField()
+    claim_hash = models.CharField(max_length=64, db_index=True)
+    name = models.CharField(max_length=NAME_MAX)
+    last_hand = models.PositiveIntegerField(default=0)
+    left_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.position}, left after hand {self.last_hand})"
+
+
 class Hand(models.Model):
     """One hand of a table: a stable global id (the primary key), its number at the table, and
     the engine's full record (deck and actions: server-side only, views filter it)."""

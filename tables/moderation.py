@@ -120,20 +120,25 @@ def resume_clock(table_id: int, moderator: User, reason: str = "") -> Moderation
         table = change.table
         if not table.paused:
             raise Refused("not_paused", _("The clock of this table is not paused."))
-        table.paused = False
         if table.status == Table.Status.PLAYING and table.next_deadline is not None:
-            paused = (
-                ModerationAction.objects.filter(table=table, action=PAUSE).order_by("-at").first()
-            )
-            left = paused.detail.get("remaining") if paused else None
-            seconds = MIN_RESUME_SECONDS if left is None else max(float(left), MIN_RESUME_SECONDS)
-            if table.deadline_kind != Table.Deadline.TURN and left is not None:
-                seconds = float(left)  # computer moves and deals need no grace period
-            table.next_deadline = change.now + timedelta(seconds=seconds)
+            table.next_deadline = change.now + timedelta(seconds=seconds_left_on_resume(table))
+        table.paused = False
         change.mark()
         return _record(change, moderator, RESUME, reason)
 
     return apply_change(table_id, mutate)
+
+
+def seconds_left_on_resume(table: Table) -> float:
+    """How long the pending deadline of a paused table will run once the clock is resumed
+    (what the phones show, frozen, while it is paused)."""
+    paused = ModerationAction.objects.filter(table=table, action=PAUSE).order_by("-at").first()
+    left = paused.detail.get("remaining") if paused else None
+    if left is None:
+        return MIN_RESUME_SECONDS
+    if table.deadline_kind != Table.Deadline.TURN:
+        return float(left)  # computer moves and deals need no grace period
+    return max(float(left), MIN_RESUME_SECONDS)
 
 
 def _free_computer_name(change: Change) -> str:

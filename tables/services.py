@@ -39,7 +39,7 @@ from engine.game import Game, GameError
 from engine.history import hand_record
 from tables import claims
 from tables.codes import new_code
-from tables.models import NAME_MAX, Hand, ProcessedAction, Seat, Table
+from tables.models import NAME_MAX, FormerClaim, Hand, ProcessedAction, Seat, Table
 
 T = TypeVar("T")
 _pauses = random.SystemRandom()  # P2: presentation only, never part of a decision
@@ -149,8 +149,14 @@ class Change:
         self.mark()
 
     def make_computer(self, position: int) -> None:
-        """A computer player of the table's level takes a person's seat and its chips."""
+        """A computer player of the table's level takes a person's seat and its chips. The
+        person's claim is kept as a former claim: they may still review the hands they played."""
         seat = self.seats[position]
+        if seat.claim_hash:
+            FormerClaim.objects.create(
+                table=self.table, position=position, claim_hash=seat.claim_hash, name=seat.name,
+                last_hand=self.game.hand_number if self.has_game else 0, left_at=self.now,
+            )
         seat.is_computer = True
         seat.level = self.table.computer_level
         seat.claim_hash = ""

@@ -15,7 +15,6 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh
@@ -38,7 +37,6 @@ from tables.frames import (
 from tables.models import Table
 from tables.protocol import BadMessage
 from tables.protocol import _whole as whole_number
-from tables.qr import qr_svg
 
 PASS_KEY = "tables_pass"
 
@@ -106,12 +104,9 @@ def _frame_context(
     persp = perspective(snapshot, mine, state)
     if len(mine) > 1:
         _save_pass_state(request, snapshot.id, state)
-    context = frame_context(
+    return frame_context(
         snapshot, persp, FrameOptions(join_url=_join_url(request, snapshot.code), notice=notice)
     )
-    if snapshot.status == Table.Status.WAITING:
-        context["qr"] = mark_safe(qr_svg(context["join_url"]))
-    return context
 
 
 def _after(

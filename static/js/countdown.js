@@ -1,15 +1,24 @@
 /* Countdown rings: [data-countdown] data-remaining (seconds left when rendered) data-total.
    The ring empties smoothly and the number counts down; under 5 seconds it turns red-orange and
-   says so in shape too (the number). One timer drives every ring on the page. */
+   says so in shape too (the number). One timer drives every ring on the page. While a moderator
+   has paused the table ("paused" in the #table-data JSON, or data-paused on the ring) the rings
+   stand still; the next frame after the resume brings fresh rings. */
 (function () {
   "use strict";
 
   var timer = null;
 
+  function tablePaused() {
+    var data = document.getElementById("table-data");
+    if (!data) return false;
+    try { return JSON.parse(data.textContent || "{}").paused === true; } catch (e) { return false; }
+  }
+
   function tick() {
     var rings = document.querySelectorAll("[data-countdown]");
     if (!rings.length) { window.clearInterval(timer); timer = null; return; }
     var now = performance.now();
+    var paused = tablePaused();
     rings.forEach(function (el) {
       if (!el._start) {
         el._start = now;
@@ -17,6 +26,10 @@
         el._total = parseFloat(el.getAttribute("data-total")) || 1;
       }
       var left = Math.max(0, el._remaining - (now - el._start) / 1000);
+      if (paused || el.hasAttribute("data-paused")) {
+        el._start = now;  // hold the time left where it is
+        el._remaining = left;
+      }
       var ring = el.querySelector(".countdown__left");
       if (ring) ring.setAttribute("stroke-dashoffset", String(100 - (100 * left) / el._total));
       var secs = el.querySelector("[data-countdown-secs]");

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import re
+
 import pytest
 from channels.db import database_sync_to_async
 
-from tables import claims, services
+from tables import claims, consumers, services
+from tables.frames import Snapshot, load_snapshot
 from tables.models import Table
 from tests.tables.driver import build, seat_people
 from tests.tables.helpers import Frame, Phone, game_of, new_session
@@ -50,6 +54,43 @@ async def test_the_lobby_shows_who_joins_live() -> None:
     await phone.close()
 
 
+async def test_a_lobby_frame_over_the_websocket_holds_the_join_qr_code() -> None:
+    table, [asha] = await lobby(["Asha"])
+    phone = Phone(table.code, asha)
+    frames = [await phone.connect()]
+    session = await database_sync_to_async(new_session)()
+    await database_sync_to_async(services.join_table)(table.id, "Bikash", session)
+    frames.append(await phone.next())  # a frame drawn after a change, not just on connecting
+    for frame in frames:
+        assert frame.screen == "lobby"
+        qr = re.search(r'id="join-qr".*?(<svg\b.*?</svg>)', frame.text, re.S)
+        assert qr is not None
+        assert f"<title>http://testserver/t/{table.code}/</title>" in qr.group(1)
+        assert 'class="qr"' in qr.group(1) and "<path" in qr.group(1)
+    await phone.close()
+
+
+async def test_phones_told_of_a_new_version_share_one_load_of_the_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table, _keys = await lobby(["Asha"])
+    loads: list[int] = []
+
+    def counted(table_id: int) -> Snapshot | None:
+        loads.append(table_id)
+        return load_snapshot(table_id)
+
+    monkeypatch.setattr(consumers, "load_snapshot", counted)
+    snapshots = await asyncio.gather(
+        *(consumers.shared_snapshot(table.id, table.version) for _ in range(8))
+    )
+    assert loads == [table.id]
+    assert all(s is snapshots[0] and s is not None for s in snapshots)
+    assert snapshots[0] is not None and snapshots[0].version == table.version
+    await consumers.shared_snapshot(table.id, table.version + 1)  # a later version: loaded anew
+    assert len(loads) == 2
+
+
 async def test_a_phone_joins_and_plays_a_hand_to_the_end() -> None:
     driver = await build(
         [["Asha"], ["Bikash"]], services.TableSettings(seat_count=2, max_hands=30), calm=True
@@ -82,8 +123,6 @@ async def test_a_reconnecting_phone_gets_the_current_view_at_once() -> None:
 
 
 def _my_cards(frame: Frame) -> list[str]:
-    import re
-
     mine = frame.text.split('id="my-cards"', 1)[1].split("</div>", 1)[0]
     return re.findall(r'data-card="(\w\w)"', mine)
 

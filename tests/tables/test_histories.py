@@ -19,7 +19,7 @@ from engine.cards import Card
 from engine.hand import Hand as EngineHand
 from engine.history import replay
 from tables import clock, moderation
-from tables.models import Hand, Table
+from tables.models import Hand, Seat, Table
 from tests.engine.test_exports import parse, split_hands
 from tests.tables.helpers import cards_in, create_form, game_of, play_out
 
@@ -116,6 +116,46 @@ def test_only_players_of_the_table_or_staff_can_open_its_histories() -> None:
             assert client.get(url).status_code == 200, url
     assert Client().get("/t/ZZZZZZ/hands/").status_code == 404
     assert Client().get("/t/not-a-code/hands/").status_code == 404
+
+
+def listed(client: Client, table: Table) -> list[int]:
+    page = client.get(reverse("tables:history", args=[table.code])).content.decode()
+    return sorted(int(n) for n in re.findall(r'class="hand-no">.*?#(\d+)</span>', page, re.S))
+
+
+def test_a_player_who_left_mid_game_still_sees_the_hands_they_played() -> None:
+    table, (asha, bikash) = started("Asha", "Bikash", seats=3)
+    table = play_until(table, 2)
+    seat = Seat.objects.get(table=table, name="Bikash").position
+    left_in = game_of(table).hand_number  # running as he leaves: a computer finishes it
+    assert bikash.post(reverse("tables:leave", args=[table.code])).status_code == 302
+    table = play_until(table, left_in + 2)
+    taken = Seat.objects.get(table=table, position=seat)
+    assert taken.is_computer and not taken.claim_hash
+    assert listed(bikash, table) == list(range(1, left_in + 1))
+    assert len(listed(asha, table)) > left_in
+    for number in range(1, left_in + 1):
+        hand = replay(Hand.objects.get(table=table, number=number).record)
+        for url in hand_urls(table, number):
+            response = bikash.get(url)
+            assert response.status_code == 200, url
+            assert cards_in(page_text(response.content.decode())) <= seen_by(hand, seat), url
+        stars = bikash.get(hand_urls(table, number)[1]).content.decode()
+        assert "Dealt to Bikash [" in stars  # through his seat's eyes, his own cards
+    for url in hand_urls(table, left_in + 1):  # a computer's hand at his old seat: not his
+        assert bikash.get(url).status_code == 404
+    stars = bikash.get(reverse("tables:game_pokerstars", args=[table.code])).content.decode()
+    assert len(split_hands(stars)) == left_in
+    assert Client().get(reverse("tables:history", args=[table.code])).status_code == 403
+
+
+def test_a_person_a_moderator_removed_still_sees_the_hands_they_played() -> None:
+    table, (_asha, bikash) = started("Asha", "Bikash", seats=3)
+    table = play_until(table, 1)
+    seat = Seat.objects.get(table=table, name="Bikash").position
+    moderation.remove_person(table.pk, seat, None, "test")
+    assert bikash.get(reverse("tables:history", args=[table.code])).status_code == 200
+    assert 1 in listed(bikash, table)
 
 
 def test_a_running_hand_is_never_listed_shown_or_exported() -> None:

@@ -1,0 +1,85 @@
+"""Rendered components kept in the process and shared by every frame that draws the same thing.
+
+A table sends each connection its own frame after every change, but most of a frame is the same
+for everyone at the table (the opponents' seats, the board, the pots, the cards' markup), and
+the same from one version to the next. ``{% component "components/card.html" card=c %}`` (see
+``tables_tags``) renders a component with only the parameters it is given, like
+``{% include ... only %}``, and remembers the HTML.
+
+The cache key is the template, the active language and every parameter's value, so a cached
+fragment is only ever returned to a frame that passed exactly the same values: it can never
+show a frame anything (another seat's cards, say) that the frame did not already hold.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from django.dispatch import receiver
+from django.template.loader import get_template
+from django.utils.autoreload import file_changed
+from django.utils.functional import Promise
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+KEPT = 8192  # fragments of a few hundred bytes to a few kilobytes: some megabytes at most
+
+_cache: OrderedDict[tuple[Any, ...], SafeString] = OrderedDict()
+_lock = threading.Lock()
+
+
+class _Unkeyable(Exception):
+    pass
+
+
+def _freeze(value: Any) -> Any:
+    """A hashable key that tells apart every value that could render differently: the type is
+    part of it wherever equal values render differently (True and 1 and 1.0, or a safe and a
+    plain string). Runs for every component of every frame, hence the plain type tests."""
+    kind = type(value)
+    if kind is str or kind is int or value is None:
+        return value
+    if kind is dict:
+        return (dict, tuple([(k, _freeze(v)) for k, v in value.items()]))
+    if kind is list or kind is tuple:
+        return (list, tuple([_freeze(v) for v in value]))
+    if kind is bool or kind is float:
+        return (kind, value)
+    if isinstance(value, str):  # SafeString: not escaped, unlike an equal plain string
+        return (kind, str(value))
+    if isinstance(value, Promise):  # a lazy translation: the language is in the key
+        return (Promise, str(value))
+    raise _Unkeyable(kind)
+
+
+def render_component(name: str, params: dict[str, Any]) -> SafeString:
+    """``name`` rendered with ``params`` alone, from the cache when it was drawn before."""
+    try:
+        key = (name, get_language(), _freeze(params))
+    except _Unkeyable:
+        return mark_safe(get_template(name).render(params))
+    with _lock:
+        html = _cache.get(key)
+        if html is not None:
+            _cache.move_to_end(key)
+            return html
+    html = mark_safe(get_template(name).render(params))
+    with _lock:
+        _cache[key] = html
+        while len(_cache) > KEPT:
+            _cache.popitem(last=False)
+    return html
+
+
+def clear() -> None:
+    with _lock:
+        _cache.clear()
+
+
+@receiver(file_changed)
+def _template_edited(sender: Any, file_path: Any, **kwargs: Any) -> None:
+    """The development server reloads edited templates without restarting: forget their HTML."""
+    if str(file_path).endswith(".html"):
+        clear()

@@ -1,0 +1,155 @@
+"""Drawing frames: hand names in the page's language, the paused clock, and the shared caches
+(a frame drawn from cached parts is the frame drawn from scratch, and holds no one else's cards).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from datetime import timedelta
+
+from django.utils import timezone, translation
+
+from engine.game import Game, GameSettings
+from tables import fragments
+from tables.frames import FrameOptions, PassState, SeatInfo, Snapshot, perspective, render_frame
+from tables.hand_names import hand_name
+from tests.tables.helpers import Frame, allowed_cards, leaked_cards
+
+NAMES = ["Asha", "Bikash", "Chandra", "Computer 1"]
+PERSONS = (0, 1, 2)
+
+
+def snapshot_of(game: Game, version: int = 1, **fields: object) -> Snapshot:
+    seats = {
+        s: SeatInfo(s, name, s not in PERSONS, "medium", False, f"hash{s}" if s in PERSONS else "")
+        for s, name in enumerate(NAMES)
+    }
+    values: dict[str, object] = {
+        "id": 1, "code": "K7Q4MX", "mode": "friends", "status": "playing", "version": version,
+        "seat_count": 4, "max_hands": None, "blind_every": 10, "computer_level": "medium",
+        "turn_seconds": 30, "host_position": 0,
+        "next_deadline": timezone.now() + timedelta(seconds=20), "deadline_kind": "turn",
+        "paused": False, "closed_reason": "", "next_code": None, "seats": seats, "game": game,
+    }
+    values.update(fields)
+    return Snapshot(**values)  # type: ignore[arg-type]
+
+
+def draw(snapshot: Snapshot, mine: list[int], language: str = "en") -> Frame:
+    persp = perspective(snapshot, mine, PassState())
+    return Frame(render_frame(snapshot, persp, FrameOptions(join_url="/t/K7Q4MX/",
+                                                            language=language)))
+
+
+def passive(game: Game) -> None:
+    hand = game.hand
+    assert hand is not None
+    legal = hand.legal_actions()
+    assert legal is not None
+    game.act(legal.seat, "check" if legal.can_check else "call")
+
+
+def showdown() -> Game:
+    """A hand checked and called down to a showdown won with a named hand."""
+    game = Game(GameSettings(), {s: s in PERSONS for s in range(4)}, rng=random.Random(5))
+    hand = game.start_hand(seed=21)
+    while not hand.finished:
+        passive(game)
+    assert any(a.hand is not None for a in hand.awards)
+    return game
+
+
+def test_a_showdown_frame_names_the_winning_hand_in_nepali() -> None:
+    game = showdown()
+    assert game.hand is not None
+    award = next(a for a in game.hand.awards if a.hand is not None)
+    assert award.hand is not None
+    with translation.override("ne"):
+        nepali = hand_name(award.hand.key)
+    assert nepali and nepali != award.hand.name and re.search("[\u0900-\u097f]", nepali)
+    snapshot = snapshot_of(game, deadline_kind="next_hand")
+    for mine in ([award.seat], [s for s in PERSONS if s != award.seat][:1], []):
+        frame = draw(snapshot, mine, "ne")
+        seat_hand = re.search(
+            rf'data-seat="{award.seat}".*?class="(?:seat__hand|me__best me__won)">(.*?)</',
+            frame.text, re.S,
+        )
+        assert seat_hand is not None and nepali in seat_hand.group(1), mine
+        log = frame.text.split('id="log"', 1)[1].split("</ol>", 1)[0]
+        assert nepali in log  # "... wins 120 from the pot with <the hand>", in Nepali
+        assert award.hand.name not in frame.text
+    english = draw(snapshot, [award.seat])
+    assert award.hand.name in english.text and nepali not in english.text
+
+
+def test_a_paused_table_shows_the_clock_standing_still() -> None:
+    game = Game(GameSettings(), {s: s in PERSONS for s in range(4)}, rng=random.Random(5))
+    game.start_hand(seed=21)
+    assert game.hand is not None
+    to_act = game.hand.seat_to_act
+    past = timezone.now() - timedelta(seconds=40)  # the deadline would have passed long ago
+    paused = snapshot_of(game, paused=True, paused_left=12.5, next_deadline=past)
+    frame = draw(paused, [0])
+    assert frame.data["paused"] is True and frame.data["remaining"] == 12.5
+    assert "The clock is paused" in frame.text
+    ring = re.search(r'<span class="countdown[^"]*"[^>]*>', frame.text)
+    assert ring is not None and to_act is not None
+    assert "data-paused" in ring.group(0) and 'data-remaining="12.5"' in ring.group(0)
+    running = draw(snapshot_of(game), [0])
+    assert running.data["paused"] is False and "The clock is paused" not in running.text
+    assert "data-paused" not in running.text
+
+
+def played(hands: int, seed: int) -> list[Snapshot]:
+    """Every version of a four-seat table over a few hands (bets, raises, folds, all ins)."""
+    rng = random.Random(seed)
+    game = Game(GameSettings(), {s: s in PERSONS for s in range(4)}, rng=rng)
+    out: list[Snapshot] = []
+    for _ in range(hands):
+        if game.finished:
+            break
+        hand = game.start_hand(seed=rng.getrandbits(32))
+        out.append(snapshot_of(Game.from_dict(game.to_dict()), len(out) + 1))
+        while not hand.finished:
+            legal = hand.legal_actions()
+            assert legal is not None
+            r = rng.random()
+            if legal.bet_or_raise is not None and legal.min_to is not None and r < 0.25:
+                game.act(legal.seat, legal.bet_or_raise, legal.min_to)
+            elif not legal.can_check and r < 0.45:
+                game.act(legal.seat, "fold")
+            elif legal.bet_or_raise is not None and r < 0.5:
+                game.act(legal.seat, "all_in")
+            else:
+                game.act(legal.seat, "check" if legal.can_check else "call")
+            out.append(snapshot_of(Game.from_dict(game.to_dict()), len(out) + 1))
+    return out
+
+
+def _same(text: str) -> str:
+    """A frame without what differs from one drawing to the next (the ids of the action
+    forms, the seconds left on the clock)."""
+    text = re.sub(r"[0-9a-f]{32}", "ID", text)
+    text = re.sub(r"(data-countdown-secs>)\d+", r"\1S", text)
+    return re.sub(r'(data-remaining="|"remaining":)[\d.]+', r"\1R", text)
+
+
+def test_frames_drawn_from_shared_parts_equal_frames_drawn_from_scratch() -> None:
+    fragments.clear()
+    viewers: list[list[int]] = [[0], [1], [2], [], [0, 1]]
+    checked = 0
+    for snapshot in played(8, seed=4):
+        assert snapshot.game is not None
+        state = snapshot.game.to_dict()
+        shared = [draw(snapshot, mine) for mine in viewers]  # one version, every connection
+        for mine, frame in zip(viewers, shared, strict=True):
+            again = draw(snapshot, mine)  # every part from the caches now
+            fragments.clear()
+            scratch = draw(dataclasses.replace(snapshot, memo={}), mine)
+            assert _same(frame.text) == _same(again.text) == _same(scratch.text)
+            viewer = frame.data["you"]
+            assert not leaked_cards(frame.text, allowed_cards(state, viewer)), (mine, viewer)
+            checked += 1
+    assert checked > 100
