@@ -186,10 +186,12 @@ def make_setup(name: str, args: argparse.Namespace) -> Setup:
 
 
 def manage(setup: Setup, *command: str) -> None:
-    subprocess.run(
-        [sys.executable, "manage.py", *command], cwd=ROOT, env=setup.env, check=True,
-        stdout=subprocess.DEVNULL,
+    done = subprocess.run(
+        [sys.executable, "manage.py", *command], cwd=ROOT, env=setup.env, capture_output=True,
+        text=True,
     )
+    if done.returncode:
+        raise SystemExit(f"manage.py {' '.join(command)} failed:\n{done.stderr[-3000:]}")
 
 
 def ensure_database(setup: Setup) -> None:
@@ -411,7 +413,8 @@ def find(phases: list[Phase], setup: str, players: int, app: str, mode: str) -> 
 def report(setups: list[Setup], phases: list[Phase], args: argparse.Namespace) -> str:
     lines = [
         f"Load benchmark, {datetime.now():%Y-%m-%d %H:%M}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, loopback",
+        f"Python {platform.python_version()}, loopback; load average when it started: "
+        f"{args.load_at_start}",
         f"window {args.duration:.0f} s after {args.warmup:.0f} s warm-up per phase; lively "
         f"think time {args.think} s, no think time at saturation; next hand after "
         f"{args.next_hand_pause} s",
@@ -490,6 +493,7 @@ def main() -> None:
     if not 0 < args.duration + args.warmup <= 590:
         raise SystemExit("--duration + --warmup: at most 590 s per phase")
     OUT.mkdir(parents=True, exist_ok=True)
+    args.load_at_start = " ".join(Path("/proc/loadavg").read_text().split()[:3])
     setups = [make_setup(name, args) for name in args.configs]
     phases: list[Phase] = []
     for setup in setups:
