@@ -209,6 +209,31 @@
     }
   });
 
+  /* A new view from the server replaces the frame; what the person was typing (their name on
+     the join form, an amount) must survive it, and so must the focus. */
+  var typed = null;
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    typed = { values: {}, focus: document.activeElement && document.activeElement.id };
+    document.querySelectorAll("#table-frame input[id]").forEach(function (input) {
+      if (input.type !== "hidden" && input.type !== "checkbox" && input.type !== "radio" &&
+          input.value !== input.defaultValue) {
+        typed.values[input.id] = input.value;
+      }
+    });
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (!typed) return;
+    Object.keys(typed.values).forEach(function (id) {
+      var input = document.getElementById(id);
+      if (input && input.value === input.defaultValue) input.value = typed.values[id];
+    });
+    if (typed.focus && document.activeElement === document.body) {
+      var again = document.getElementById(typed.focus);
+      if (again) again.focus();
+    }
+    typed = null;
+  });
+
   /* The websocket dropped (phone asleep, tunnel): say so; htmx reconnects by itself and the
      server sends the current view at once. */
   var offlineTimer = null;
