@@ -79,8 +79,12 @@ def frame(page: Any) -> dict[str, Any]:
 
 
 def hand_number(page: Any) -> int:
-    hand = page.locator("[data-hand]")
-    return int(hand.first.get_attribute("data-hand") or 0) if hand.count() else 0
+    # One read in the page: the element may be swapped out by a new view at any moment.
+    number = page.evaluate(
+        "() => { const e = document.querySelector('[data-hand]');"
+        " return e ? Number(e.dataset.hand) || 0 : 0; }"
+    )
+    return int(number)
 
 
 def wait_new_version(page: Any, old: int, timeout: float = 8) -> None:
