@@ -86,8 +86,9 @@ def hand_view(hand: Hand, viewer: int | None) -> dict[str, Any]:
         i = hand.seats.index(viewer)
         own = hand.hole[i] + tuple(hand.board)
         view["you"] = viewer
-        view["your_best"] = evaluate(own).key if len(own) >= 5 else None
-        view["your_best_name"] = evaluate(own).name if len(own) >= 5 else None
+        best = evaluate(own) if len(own) >= 5 else None
+        view["your_best"] = best.key if best else None
+        view["your_best_name"] = best.name if best else None
     return view
 
 
