@@ -156,7 +156,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # One connection per thread for the life of the process: opening a SQLite file (and
+    # running the pragmas above) for every request or websocket message costs more than the
+    # query it serves.
+    DATABASES["default"]["CONN_MAX_AGE"] = None
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

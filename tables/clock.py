@@ -15,14 +15,13 @@ import asyncio
 import logging
 from datetime import datetime, timedelta
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
 from engine.actions import ActionError
 from tables import computer
 from tables.models import Table
-from tables.services import Busy, Change, apply_change, deal
+from tables.services import Busy, Change, apply_change, deal, write_then_notify
 
 log = logging.getLogger(__name__)
 BATCH = 200
@@ -114,7 +113,7 @@ async def run_forever(interval: float | None = None) -> None:
     log.info("clock running (every %.2f s)", pause)
     while True:
         try:
-            fired = await database_sync_to_async(tick)()
+            fired = await write_then_notify(tick)
         except Exception:
             log.exception("clock tick failed")
             fired = 0

@@ -169,8 +169,8 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
     async def on_action(self, message: Message) -> None:
         assert self.table_id is not None
         try:
-            await database_sync_to_async(services.act)(
-                self.table_id, self.hashes, kind=message.kind, amount=message.amount,
+            await services.write_then_notify(
+                services.act, self.table_id, self.hashes, kind=message.kind, amount=message.amount,
                 version=message.version, action_id=message.action_id, seat=message.seat,
                 revealed=self.pass_state.revealed,
             )
@@ -215,7 +215,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
     async def _come_back(self, seats: list[int], snapshot: Snapshot) -> None:
         if any(snapshot.seats[p].away for p in seats if p in snapshot.seats):
             assert self.table_id is not None
-            await database_sync_to_async(services.come_back)(self.table_id, seats)
+            await services.write_then_notify(services.come_back, self.table_id, seats)
 
     # ------------------------------------------------------------------ to the phone
     async def _snapshot(self) -> Snapshot | None:

@@ -26,6 +26,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -40,7 +41,6 @@ from engine.views import game_view, visible_events
 from tables import codes
 from tables.describe import describe_events
 from tables.models import Seat, Table
-from tables.moderation import seconds_left_on_resume
 from tables.qr import qr_svg
 
 
@@ -76,6 +76,7 @@ class Snapshot:
     next_code: str | None
     seats: dict[int, SeatInfo]
     game: Game | None
+    created_at: datetime | None = None  # with id and code: which table (ids may be reused)
     paused_left: float | None = None  # while paused: the seconds the deadline gets on resume
     # Public things derived from this version once, for every connection (e.g. the log).
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -92,7 +93,7 @@ class Snapshot:
 
 
 # Keyed by id, code, creation time and version: SQLite may give a deleted table's id to a new one.
-_snapshots: OrderedDict[tuple[int, str, datetime, int], Snapshot] = OrderedDict()
+_snapshots: OrderedDict[tuple[int, str, datetime | None, int], Snapshot] = OrderedDict()
 _snapshot_lock = threading.Lock()
 _SNAPSHOTS_KEPT = 1024
 
@@ -118,24 +119,45 @@ def load_snapshot(table_id: int) -> Snapshot | None:
     table = Table.objects.select_related("next_table").filter(pk=table_id).first()
     if table is None:
         return None
+    game = Game.from_dict(table.state) if table.state else None
+    return _keep(_build(table, Seat.objects.filter(table=table), game))
+
+
+def remember(table: Table, seats: Iterable[Seat], game: Game | None) -> None:
+    """Keep the version the write path just committed, so this process's connections draw it
+    without a query or a replay. ``game`` becomes the snapshot's: nobody may change it after.
+    (A paused table or one pointing to a next game is simply loaded when it is drawn.)"""
+    if table.paused or table.next_table_id is not None:
+        return
+    _keep(_build(table, seats, game))
+
+
+def _build(table: Table, seat_rows: Iterable[Seat], game: Game | None) -> Snapshot:
+    from tables.moderation import seconds_left_on_resume  # moderation uses the write path
+
     seats = {
         s.position: SeatInfo(s.position, s.name, s.is_computer, s.level, s.away, s.claim_hash)
-        for s in Seat.objects.filter(table=table)
+        for s in seat_rows
     }
-    snapshot = Snapshot(
-        id=table.id, code=table.code, mode=table.mode, status=table.status,
-        version=table.version, seat_count=table.seat_count, max_hands=table.max_hands,
-        blind_every=table.blind_every, computer_level=table.computer_level,
-        turn_seconds=table.turn_seconds, host_position=table.host_position,
+    return Snapshot(
+        id=table.id, code=table.code, created_at=table.created_at, mode=table.mode,
+        status=table.status, version=table.version, seat_count=table.seat_count,
+        max_hands=table.max_hands, blind_every=table.blind_every,
+        computer_level=table.computer_level, turn_seconds=table.turn_seconds,
+        host_position=table.host_position,
         next_deadline=table.next_deadline, deadline_kind=table.deadline_kind,
         paused=table.paused, closed_reason=table.closed_reason,
-        next_code=table.next_table.code if table.next_table else None,
+        next_code=table.next_table.code if table.next_table is not None else None,
         seats=seats,
-        game=Game.from_dict(table.state) if table.state else None,
+        game=game,
         paused_left=seconds_left_on_resume(table) if table.paused else None,
     )
+
+
+def _keep(snapshot: Snapshot) -> Snapshot:
+    key = (snapshot.id, snapshot.code, snapshot.created_at, snapshot.version)
     with _snapshot_lock:
-        _snapshots[(table_id, table.code, table.created_at, table.version)] = snapshot
+        _snapshots[key] = snapshot
         while len(_snapshots) > _SNAPSHOTS_KEPT:
             _snapshots.popitem(last=False)
     return snapshot
@@ -352,8 +374,6 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "to_next_level": view["hands_to_next_level"] if view else None,
         "watching": mode == "watch",
         "paused": snapshot.paused,
-        "log": log_lines[-12:],
-        "history": bool(persp.mine),
     }
     center = {
         "board": hand["board"] if hand else [],
@@ -417,6 +437,7 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "legal": legal,
         "action_id": uuid.uuid4().hex,
         "log": log_lines,
+        "log_tail": log_lines[-12:],
         "last_line": log_lines[-1] if log_lines else "",
         "standings": standings,
         "is_host": is_host,

@@ -20,14 +20,17 @@ Moderation (the admin) uses the same path, e.g.::
 
 from __future__ import annotations
 
+import asyncio
 import random
 import secrets
 from collections.abc import Callable, Iterable, MutableMapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
@@ -37,7 +40,7 @@ from django.utils.translation import gettext as _
 from engine.actions import ActionError, ActionKind
 from engine.game import Game, GameError
 from engine.history import hand_record
-from tables import claims
+from tables import claims, frames
 from tables.codes import new_code
 from tables.models import NAME_MAX, FormerClaim, Hand, ProcessedAction, Seat, Table
 
@@ -66,14 +69,55 @@ def group_name(table_id: int) -> str:
     return f"table.{table_id}"
 
 
+# Set while a write runs for the event loop (``write_then_notify``): the group messages are
+# collected here and sent from the loop once the write is done, instead of from the database
+# thread, which would have to wait for the busy loop before it could start the next write.
+_deferred: ContextVar[list[tuple[int, int]] | None] = ContextVar("tables_notes", default=None)
+
+
 def notify(table_id: int, version: int) -> None:
     """Tell every connection at the table that it changed. Carries no hidden information."""
+    pending = _deferred.get()
+    if pending is not None:
+        pending.append((table_id, version))
+        return
     layer = get_channel_layer()
     if layer is None:
         return
     async_to_sync(layer.group_send)(
         group_name(table_id), {"type": "table.changed", "version": version}
     )
+
+
+async def write_then_notify(write: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+    """For async code (consumers, the clock loop): run ``write`` on the database thread, then
+    send the group messages of what it committed from the event loop. Runs to the end even if
+    the caller is cancelled (a phone that disconnects mid-action): a committed change is always
+    announced. Exceptions from ``write`` (``Refused``...) reach the caller afterwards."""
+
+    def run() -> tuple[T | None, list[tuple[int, int]], BaseException | None]:
+        notes: list[tuple[int, int]] = []
+        token = _deferred.set(notes)
+        try:
+            return write(*args, **kwargs), notes, None
+        except Exception as exc:  # announced first, raised below
+            return None, notes, exc
+        finally:
+            _deferred.reset(token)
+
+    async def run_and_announce() -> T:
+        result, notes, error = await database_sync_to_async(run)()
+        layer = get_channel_layer()
+        if layer is not None:
+            for table_id, version in notes:
+                await layer.group_send(
+                    group_name(table_id), {"type": "table.changed", "version": version}
+                )
+        if error is not None:
+            raise error
+        return cast(T, result)  # None only together with an error
+
+    return await asyncio.shield(asyncio.ensure_future(run_and_announce()))
 
 
 def seeded(*parts: object) -> random.Random | None:
@@ -227,7 +271,15 @@ def _commit(change: Change) -> None:
     _schedule(change, game)
     table.version += 1
     table.save()
-    transaction.on_commit(lambda: notify(table.id, table.version))
+    seats = list(change.seats.values())
+
+    def committed() -> None:
+        # This process's connections draw the new version from what was just written (no
+        # query, no replay); the game object is the snapshot's from here on.
+        frames.remember(table, seats, game)
+        notify(table.id, table.version)
+
+    transaction.on_commit(committed)
 
 
 def _check_chips(game: Game) -> None:

@@ -7,7 +7,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from tables import hand_names
+from tables import hand_names, screens
 from tables.fragments import render_component
 
 register = template.Library()
@@ -24,6 +24,12 @@ def table_data(data: Any, oob: bool = False) -> SafeString:
         mark_safe(' hx-swap-oob="true"') if oob else "",
         mark_safe(payload),
     )
+
+
+@register.simple_tag(takes_context=True)
+def play_screen(context: Any) -> SafeString:
+    """The table while a game runs (see tables.screens)."""
+    return screens.play_screen(context)
 
 
 @register.simple_tag

@@ -1,0 +1,115 @@
+"""The play screen (and the spectator's), put together from cached components.
+
+Every connection at a table gets its own frame after every change, so this is the hottest
+drawing code there is. The screen is a handful of parts, each a component rendered with only
+the values it shows and shared between frames that show the same thing (``tables.fragments``):
+the bar above the table, the opponents' seats, the middle of the table, your own place, and the
+bar below it. This module only lays those parts out, in the order this connection sees them;
+everything a person reads is in the components' templates.
+
+Parts and their parameters:
+
+- ``tables/_table_info.html`` (blinds, hand number), ``tables/_log_drawer.html`` (the log, new
+  at every version), ``tables/_table_tools.html`` (sound and language: always the same);
+- ``components/seat.html`` once per opponent, ``tables/_table_center.html`` (board, pots),
+  ``tables/_me.html`` (your cards: drawn only into your own frames);
+- ``tables/_pass_controls.html`` (pass and play), then ``tables/_action_bar.html`` on your turn
+  or ``tables/_waiting_bar.html``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from tables.fragments import render_component
+
+
+def play_screen(context: Any) -> SafeString:
+    """The table while a game runs, for the connection whose frame ``context`` describes
+    (``tables.frames.frame_context``): opponents round the top, you at the bottom, the action
+    bar only on your turn."""
+    code = context["code"]
+    hand = context.get("hand")
+    persp = context["persp"]
+    legal = context.get("legal")
+    csrf_token = context.get("csrf_token")
+    seats: list[dict[str, Any]] = context["seats"]
+    you = context.get("you")
+    you_seat = context.get("you_seat")
+    parts: list[str] = [
+        format_html(
+            '<div class="table-screen" data-hand="{}">\n', hand["hand_number"] if hand else ""
+        ),
+        '<header class="table-top" id="table-info" data-testid="table-info">\n  ',
+        render_component("tables/_table_info.html", {"top": context["top"]}),
+        "  ",
+        render_component("tables/_log_drawer.html", {
+            "code": code, "log": context["log_tail"], "history": bool(persp.mine),
+        }),
+        "  ",
+        render_component("tables/_table_tools.html", {
+            "request": context.get("request"), "csrf_token": csrf_token,
+        }),
+        "</header>\n\n",
+        '<div class="ring">\n  <div class="felt" aria-hidden="true"></div>\n  ',
+        format_html(
+            '<ol class="seats opponents" id="seats" data-testid="seats" aria-label="{}">\n    ',
+            _("Players"),
+        ),
+    ]
+    for seat in seats:
+        if not seat["you"]:
+            parts += ["<li>", render_component("components/seat.html", {"seat": seat}), "</li>"]
+    parts += [
+        "\n  </ol>\n  ",
+        render_component("tables/_table_center.html", {"code": code, "center": context["center"]}),
+        "\n</div>\n\n",
+    ]
+    if you_seat:
+        parts.append(render_component("tables/_me.html", {
+            "code": code, "s": you_seat, "best": context.get("best"), "csrf_token": csrf_token,
+        }))
+    if persp.pass_and_play:
+        reveal = [
+            {"seat": s["seat"], "name": s["name"]}
+            for s in seats if s["mine"] and s["in_hand"] and not s["folded"]
+        ]
+        parts += ["\n\n", render_component("tables/_pass_controls.html", {
+            "code": code, "shown": persp.viewer is not None, "legal": bool(legal),
+            "reveal": reveal, "csrf_token": csrf_token,
+        })]
+    parts.append("\n\n")
+    finished = bool(hand and hand["finished"])
+    if legal:
+        assert hand is not None
+        parts.append(render_component("tables/_action_bar.html", {
+            "code": code, "version": context["version"], "action_id": context["action_id"],
+            "legal": legal, "csrf_token": csrf_token,
+            "hand": {
+                "hand_number": hand["hand_number"], "street": hand["street"],
+                "current_bet": hand["current_bet"], "pot_total": hand["pot_total"],
+                "big_blind": hand["big_blind"], "events": len(hand["events"]),
+            },
+            "you": {"bet": you["bet"] if you else 0},
+        }))
+    else:
+        pre = bool(
+            you and you["in_hand"] and not you["folded"] and not you["all_in"]
+            and not finished and not persp.pass_and_play
+        )
+        parts.append(render_component("tables/_waiting_bar.html", {
+            "pre": pre,
+            "hand": {
+                "hand_number": hand["hand_number"], "street": hand["street"],
+                "current_bet": hand["current_bet"],
+            } if pre and hand else None,
+            "you": {"bet": you["bet"]} if pre and you else None,
+            "finished": finished,
+            "waiting": next((s["name"] for s in seats if s["turn"]), ""),
+        }))
+    parts.append("</div>\n")
+    return mark_safe("".join(parts))  # every part is escaped by its template or format_html
