@@ -70,3 +70,6 @@ if "daphne.server" in sys.modules:
     # Startup triggers run just before the asyncio loop does: defer one turn into the loop.
     reactor: Any = _reactor
     reactor.callWhenRunning(lambda: reactor.callLater(0, clock.start_in_process))
+
+if os.environ.get("EXPERIMENT_SWITCH"):
+    sys.setswitchinterval(float(os.environ["EXPERIMENT_SWITCH"]))

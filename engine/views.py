@@ -28,8 +28,9 @@ def shown_cards(hand: Hand) -> dict[int, list[str]]:
     return {e.seat: list(e.cards) for e in hand.events if e.kind == SHOW and e.seat is not None}
 
 
-def hand_view(hand: Hand, viewer: int | None) -> dict[str, Any]:
-    """The running or finished hand as ``viewer`` sees it."""
+def hand_view(hand: Hand, viewer: int | None, *, events: bool = True) -> dict[str, Any]:
+    """The running or finished hand as ``viewer`` sees it. ``events=False`` leaves out the
+    event list (``events`` is then None; ``event_count`` is always there)."""
     shown = shown_cards(hand)
     players = []
     for i, seat in enumerate(hand.seats):
@@ -80,7 +81,8 @@ def hand_view(hand: Hand, viewer: int | None) -> dict[str, Any]:
             }
             for a in hand.awards
         ],
-        "events": visible_events(hand, viewer),
+        "events": visible_events(hand, viewer) if events else None,
+        "event_count": len(hand.events),
     }
     if viewer is not None and viewer in hand.seats:
         i = hand.seats.index(viewer)
@@ -92,8 +94,9 @@ def hand_view(hand: Hand, viewer: int | None) -> dict[str, Any]:
     return view
 
 
-def game_view(game: Game, viewer: int | None) -> dict[str, Any]:
-    """The table as ``viewer`` sees it: seats, blinds, the current or last hand, standings."""
+def game_view(game: Game, viewer: int | None, *, events: bool = True) -> dict[str, Any]:
+    """The table as ``viewer`` sees it: seats, blinds, the current or last hand, standings.
+    ``events=False``: without the hand's event list (drawing a table needs only its length)."""
     small, big = game.blinds
     view: dict[str, Any] = {
         "hand_number": game.hand_number,
@@ -112,7 +115,7 @@ def game_view(game: Game, viewer: int | None) -> dict[str, Any]:
             }
             for st in game.seats.values()
         ],
-        "hand": hand_view(game.hand, viewer) if game.hand is not None else None,
+        "hand": hand_view(game.hand, viewer, events=events) if game.hand is not None else None,
         "standings": [s.to_dict() for s in game.standings()] if game.finished else None,
         "viewer": viewer,
     }

@@ -297,7 +297,7 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
     now = timezone.now()
     mode = screen(snapshot, persp)
     game = snapshot.game
-    view = game_view(game, persp.viewer) if game is not None else None
+    view = game_view(game, persp.viewer, events=False) if game is not None else None
     hand = view["hand"] if view else None
     legal = hand["legal"] if hand and mode == "play" else None
     players = {p["seat"]: p for p in hand["players"]} if hand else {}
@@ -383,7 +383,7 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "hand_number": hand["hand_number"] if hand else 0,
         "pots": hand["pots"] if hand else [],
         "last_line": log_lines[-1] if log_lines else "",
-        "events": len(hand["events"]) if hand else 0,
+        "events": hand["event_count"] if hand else 0,
     }
     standings = None
     if view and view["standings"]:

@@ -92,7 +92,7 @@ def play_screen(context: Any) -> SafeString:
             "hand": {
                 "hand_number": hand["hand_number"], "street": hand["street"],
                 "current_bet": hand["current_bet"], "pot_total": hand["pot_total"],
-                "big_blind": hand["big_blind"], "events": len(hand["events"]),
+                "big_blind": hand["big_blind"], "events": hand["event_count"],
             },
             "you": {"bet": you["bet"] if you else 0},
         }))
