@@ -47,6 +47,10 @@ class ClockStarter:
         await self.app(scope, receive, send)
 
 
+# The database thread gets its turn soon after each query instead of waiting out a frame being
+# drawn (see SERVER_SWITCH_INTERVAL).
+sys.setswitchinterval(settings.SERVER_SWITCH_INTERVAL)
+
 application = ClockStarter(
     ProtocolTypeRouter(
         {
@@ -70,6 +74,3 @@ if "daphne.server" in sys.modules:
     # Startup triggers run just before the asyncio loop does: defer one turn into the loop.
     reactor: Any = _reactor
     reactor.callWhenRunning(lambda: reactor.callLater(0, clock.start_in_process))
-
-if os.environ.get("EXPERIMENT_SWITCH"):
-    sys.setswitchinterval(float(os.environ["EXPERIMENT_SWITCH"]))

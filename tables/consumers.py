@@ -25,6 +25,7 @@ import logging
 from datetime import datetime
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -68,7 +69,10 @@ async def shared_snapshot(table_id: int, version: int) -> Snapshot | None:
     key = (table_id, version)
     future = _loads.get(key)
     if future is None or future.get_loop() is not asyncio.get_running_loop():
-        future = asyncio.ensure_future(database_sync_to_async(load_snapshot)(table_id))
+        # Only called once the cache missed this version: load it without asking first.
+        future = asyncio.ensure_future(
+            database_sync_to_async(load_snapshot)(table_id, check_cache=False)
+        )
         _loads[key] = future
 
         def forget(done: asyncio.Future[Snapshot | None]) -> None:
@@ -101,6 +105,15 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
     table_id: int | None = None
     identity: tuple[str, datetime]  # the table's code and creation time (snapshot cache key)
     group: str = ""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Like Channels' own, without closing stale database connections before every message
+        (a trip to a worker thread for each frame sent): every database call here goes through
+        ``database_sync_to_async``, which closes them around itself."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message.get('type')!r}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.language = language_from_scope(self.scope)

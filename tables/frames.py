@@ -106,16 +106,19 @@ def cached_snapshot(
         return _snapshots.get((table_id, code, created_at, version))
 
 
-def load_snapshot(table_id: int) -> Snapshot | None:
+def load_snapshot(table_id: int, *, check_cache: bool = True) -> Snapshot | None:
     """The table as it is now. One small query when another connection already loaded this
-    version in this process; the engine state is rebuilt once per version."""
-    row = Table.objects.filter(pk=table_id).values_list("code", "created_at", "version").first()
-    if row is None:
-        return None
-    with _snapshot_lock:
-        cached = _snapshots.get((table_id, *row))
-    if cached is not None:
-        return cached
+    version in this process; the engine state is rebuilt once per version. ``check_cache=False``
+    when the caller knows this process has not got the new version (one query fewer)."""
+    if check_cache:
+        row = Table.objects.filter(pk=table_id).values_list("code", "created_at", "version")
+        found = row.first()
+        if found is None:
+            return None
+        with _snapshot_lock:
+            cached = _snapshots.get((table_id, *found))
+        if cached is not None:
+            return cached
     table = Table.objects.select_related("next_table").filter(pk=table_id).first()
     if table is None:
         return None

@@ -76,9 +76,9 @@ async def test_phones_told_of_a_new_version_share_one_load_of_the_table(
     table, _keys = await lobby(["Asha"])
     loads: list[int] = []
 
-    def counted(table_id: int) -> Snapshot | None:
+    def counted(table_id: int, *, check_cache: bool = True) -> Snapshot | None:
         loads.append(table_id)
-        return load_snapshot(table_id)
+        return load_snapshot(table_id, check_cache=check_cache)
 
     monkeypatch.setattr(consumers, "load_snapshot", counted)
     snapshots = await asyncio.gather(
