@@ -8,6 +8,7 @@ on the first connection (any other ASGI server), unless TABLES_CLOCK_IN_SERVER i
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from typing import Any
@@ -50,6 +51,11 @@ class ClockStarter:
 # The database thread gets its turn soon after each query instead of waiting out a frame being
 # drawn (see SERVER_SWITCH_INTERVAL).
 sys.setswitchinterval(settings.SERVER_SWITCH_INTERVAL)
+# Drawing frames makes and drops many small objects: the objects loaded at start-up are left
+# out of garbage collections from now on (gc.freeze) and the young generation is collected
+# less often. A little memory for about 5% more actions per second (benchmarks/load).
+gc.freeze()
+gc.set_threshold(50_000, 20, 50)
 
 application = ClockStarter(
     ProtocolTypeRouter(
