@@ -1,0 +1,84 @@
+"""The embedded default's in-memory channel layer (tables.layers.LocalChannelLayer)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from channels.exceptions import ChannelFull
+from channels.layers import InMemoryChannelLayer
+
+from tables.layers import LocalChannelLayer
+
+
+async def test_a_group_message_reaches_every_member_once() -> None:
+    layer = LocalChannelLayer()
+    channels = [await layer.new_channel() for _ in range(5)]
+    for channel in channels:
+        await layer.group_add("table.1", channel)
+    await layer.group_add("table.2", channels[0])
+    await layer.group_send("table.1", {"type": "table.changed", "version": 4})
+    for channel in channels:
+        message = await asyncio.wait_for(layer.receive(channel), 1)
+        assert message == {"type": "table.changed", "version": 4}
+    for channel in channels:
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(layer.receive(channel), 0.05)
+
+
+async def test_a_member_that_left_gets_nothing() -> None:
+    layer = LocalChannelLayer()
+    stays, leaves = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("table.1", stays)
+    await layer.group_add("table.1", leaves)
+    await layer.group_discard("table.1", leaves)
+    await layer.group_send("table.1", {"type": "table.changed", "version": 1})
+    assert (await asyncio.wait_for(layer.receive(stays), 1))["version"] == 1
+    with pytest.raises(asyncio.TimeoutError):
+        await asyncio.wait_for(layer.receive(leaves), 0.05)
+
+
+async def test_expired_messages_are_still_dropped_and_their_channel_leaves_its_groups() -> None:
+    layer = LocalChannelLayer(expiry=0)
+    layer.clean_every = 0.0
+    gone, alive = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("table.1", gone)
+    await layer.send(gone, {"type": "table.changed", "version": 1})
+    await asyncio.sleep(0.01)
+    await layer.group_add("table.1", alive)
+    await layer.group_send("table.2", {"type": "nothing"})  # any traffic runs the clean-up
+    assert gone not in layer.groups.get("table.1", {})
+    assert alive in layer.groups["table.1"]
+
+
+async def test_housekeeping_runs_at_most_once_per_interval(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    walks: list[int] = []
+    walk = InMemoryChannelLayer._clean_expired
+
+    def counted(self: InMemoryChannelLayer) -> None:
+        walks.append(1)
+        walk(self)
+
+    monkeypatch.setattr(InMemoryChannelLayer, "_clean_expired", counted)
+    layer = LocalChannelLayer()
+    channel = await layer.new_channel()
+    await layer.group_add("table.1", channel)
+    for version in range(50):
+        await layer.group_send("table.1", {"type": "table.changed", "version": version})
+        await layer.receive(channel)
+    assert len(walks) == 1  # the base class walks every channel 100 times here
+
+
+async def test_a_full_channel_misses_a_group_message_but_the_others_get_it() -> None:
+    layer = LocalChannelLayer(capacity=1)
+    full, free = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("table.1", full)
+    await layer.group_add("table.1", free)
+    await layer.send(full, {"type": "table.changed", "version": 0})
+    with pytest.raises(ChannelFull):
+        await layer.send(full, {"type": "table.changed", "version": 0})
+    await layer.group_send("table.1", {"type": "table.changed", "version": 1})
+    assert (await asyncio.wait_for(layer.receive(free), 1))["version"] == 1
+    assert (await asyncio.wait_for(layer.receive(full), 1))["version"] == 0

@@ -1,0 +1,74 @@
+"""The write path leaves the version it committed in this process's snapshot cache, exactly as
+a load from the database would build it, so connections draw it without a query or a replay."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from tables import claims, clock, frames, services
+from tables.models import Table
+from tests.tables.helpers import new_session
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def fields(snapshot: frames.Snapshot) -> dict[str, object]:
+    values = {f.name: getattr(snapshot, f.name) for f in dataclasses.fields(snapshot)}
+    game = values.pop("game")
+    values.pop("memo")
+    values["state"] = game.to_dict() if game is not None else None
+    return values
+
+
+def table_at_a_turn() -> tuple[Table, list[str]]:
+    session = new_session()
+    table = services.create_table(
+        session, ["Asha", "Bikash", "Chandra"], services.TableSettings(seat_count=4),
+        mode=Table.Mode.LOCAL,
+    )
+    hashes = claims.session_hashes(session)
+    services.start_game(table.id, hashes)
+    table.refresh_from_db()
+    return table, hashes
+
+
+def test_the_committed_version_is_cached_as_loading_it_would_build_it() -> None:
+    table, hashes = table_at_a_turn()
+    for _ in range(12):  # persons and a computer player, across streets
+        table.refresh_from_db()
+        now = frames.load_snapshot(table.id)
+        assert now is not None and now.game is not None
+        hand = now.game.hand
+        if hand is None or hand.finished or hand.seat_to_act is None:
+            break
+        seat = now.seats[hand.seat_to_act]
+        if seat.is_computer:
+            assert clock.fire(table.id, table.version, now=table.next_deadline)
+        else:
+            legal = hand.legal_actions()
+            assert legal is not None
+            services.act(
+                table.id, hashes, kind="check" if legal.can_check else "call", amount=None,
+                version=table.version, action_id=services.random_action_id(),
+                revealed=legal.seat,
+            )
+        table.refresh_from_db()
+        cached = frames.cached_snapshot(table.id, table.code, table.created_at, table.version)
+        assert cached is not None, "the write path did not keep what it committed"
+        frames._snapshots.clear()
+        loaded = frames.load_snapshot(table.id)
+        assert loaded is not None and loaded is not cached
+        assert fields(cached) == fields(loaded)
+
+
+def test_a_refused_change_leaves_nothing_in_the_cache() -> None:
+    table, hashes = table_at_a_turn()
+    frames._snapshots.clear()
+    with pytest.raises(services.Refused):
+        services.act(
+            table.id, hashes, kind="check", amount=None, version=table.version - 1,
+            action_id=services.random_action_id(),
+        )
+    assert not frames._snapshots
