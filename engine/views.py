@@ -85,13 +85,17 @@ def hand_view(hand: Hand, viewer: int | None, *, events: bool = True) -> dict[st
         "event_count": len(hand.events),
     }
     if viewer is not None and viewer in hand.seats:
-        i = hand.seats.index(viewer)
-        own = hand.hole[i] + tuple(hand.board)
-        view["you"] = viewer
-        best = evaluate(own) if len(own) >= 5 else None
-        view["your_best"] = best.key if best else None
-        view["your_best_name"] = best.name if best else None
+        _add_own(view, hand, viewer)
     return view
+
+
+def _add_own(view: dict[str, Any], hand: Hand, viewer: int) -> None:
+    i = hand.seats.index(viewer)
+    own = hand.hole[i] + tuple(hand.board)
+    view["you"] = viewer
+    best = evaluate(own) if len(own) >= 5 else None
+    view["your_best"] = best.key if best else None
+    view["your_best_name"] = best.name if best else None
 
 
 def game_view(game: Game, viewer: int | None, *, events: bool = True) -> dict[str, Any]:
@@ -119,4 +123,28 @@ def game_view(game: Game, viewer: int | None, *, events: bool = True) -> dict[st
         "standings": [s.to_dict() for s in game.standings()] if game.finished else None,
         "viewer": viewer,
     }
+    return view
+
+
+def view_for(public: dict[str, Any], game: Game, viewer: int | None) -> dict[str, Any]:
+    """``game_view(game, viewer, events=False)``, made from ``public``, the spectator's
+    ``game_view(game, None, events=False)`` of the same game: what one seat sees beyond what
+    everyone sees is its own hole cards, its legal actions and its best hand. A table drawn for
+    six phones works out the public part once. ``public`` is not changed (nor copied deeply:
+    treat both as read-only)."""
+    view = dict(public)
+    view["viewer"] = viewer
+    hand = game.hand
+    if hand is None or viewer is None or viewer not in hand.seats:
+        return view
+    i = hand.seats.index(viewer)
+    seen = dict(public["hand"])
+    players = list(seen["players"])
+    players[i] = {**players[i], "cards": [str(c) for c in hand.hole[i]]}
+    seen["players"] = players
+    if hand.seat_to_act == viewer:
+        legal = hand.legal_actions()
+        seen["legal"] = legal.to_dict() if legal is not None and legal.seat == viewer else None
+    _add_own(seen, hand, viewer)
+    view["hand"] = seen
     return view

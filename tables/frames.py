@@ -37,8 +37,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, override
 
 from engine.game import Game
-from engine.views import game_view, visible_events
-from tables import codes
+from engine.views import game_view, view_for, visible_events
+from tables import codes, screens
 from tables.describe import describe_events
 from tables.models import Seat, Table
 from tables.qr import qr_svg
@@ -300,7 +300,7 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
     now = timezone.now()
     mode = screen(snapshot, persp)
     game = snapshot.game
-    view = game_view(game, persp.viewer, events=False) if game is not None else None
+    view = _view(snapshot, persp.viewer)
     hand = view["hand"] if view else None
     legal = hand["legal"] if hand and mode == "play" else None
     players = {p["seat"]: p for p in hand["players"]} if hand else {}
@@ -438,7 +438,7 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "view": view,
         "hand": hand,
         "legal": legal,
-        "action_id": uuid.uuid4().hex,
+        "action_id": uuid.uuid4().hex,  # unguessable: a known id could swallow an action
         "log": log_lines,
         "log_tail": log_lines[-12:],
         "last_line": log_lines[-1] if log_lines else "",
@@ -455,6 +455,19 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "now_ms": int(time.time() * 1000),
         **options.extra,
     }
+
+
+def _view(snapshot: Snapshot, viewer: int | None) -> dict[str, Any] | None:
+    """``game_view(game, viewer)`` without the event list, from the spectator's view worked
+    out once per version (engine.views.view_for adds the one seat's own cards)."""
+    game = snapshot.game
+    if game is None:
+        return None
+    public: dict[str, Any] | None = snapshot.memo.get("public_view")
+    if public is None:
+        public = game_view(game, None, events=False)
+        snapshot.memo["public_view"] = public
+    return view_for(public, game, viewer)
 
 
 def _log_lines(snapshot: Snapshot) -> list[str]:
@@ -475,6 +488,8 @@ def render_frame(snapshot: Snapshot, persp: Perspective, options: FrameOptions) 
     """The websocket message: HTML elements swapped in by id (hx-swap-oob)."""
     with override(options.language):
         context = frame_context(snapshot, persp, options)
+        if context["screen"] in ("play", "watch"):
+            return screens.play_frame(context)  # what the template would call, without it
         return render_to_string("tables/_frame.html", context)
 
 

@@ -19,13 +19,55 @@ Parts and their parameters:
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from django.template.loader import render_to_string
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from tables.fragments import render_component
+
+
+def play_frame(context: Any) -> SafeString:
+    """The whole frame (``tables/_frame.html``) on the play and watch screens, without a
+    template around it: the section carrying the version, the screen, a notice if any, and the
+    frame's data for scripts."""
+    persp = context["persp"]
+    screen = context["screen"]
+    oob = bool(context.get("oob"))
+    notice = context.get("notice")
+    parts = [
+        format_html(
+            '\n<section id="table-frame" class="table-frame table-frame--{}"{} data-testid='
+            '"table-frame" data-version="{}" data-screen="{}" data-code="{}"{}>\n  ',
+            screen, mark_safe(' hx-swap-oob="true"') if oob else "", context["version"], screen,
+            context["code"],
+            format_html(' data-seat="{}"', persp.viewer) if persp.viewer is not None else "",
+        ),
+        play_screen(context),
+        "\n</section>\n",
+    ]
+    if notice:
+        parts.append(render_to_string(
+            "tables/_notice.html", {"notice": notice, "oob": oob, "version": context["version"]}
+        ))
+    parts += ["\n", table_data(context["data"], oob), "\n"]
+    return mark_safe("".join(parts))  # escaped by format_html and the templates
+
+
+def table_data(data: Any, oob: bool = False) -> SafeString:
+    """The frame's small JSON part for scripts (``#table-data``), safe inside a script tag."""
+    payload = json.dumps(data, separators=(",", ":")).translate(_JSON_ESCAPES)
+    return format_html(
+        '<script id="table-data" type="application/json"{}>{}</script>',
+        mark_safe(' hx-swap-oob="true"') if oob else "",
+        mark_safe(payload),
+    )
+
+
+_JSON_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
 
 
 def play_screen(context: Any) -> SafeString:

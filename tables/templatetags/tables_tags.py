@@ -1,35 +1,26 @@
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import template
-from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from tables import hand_names, screens
 from tables.fragments import render_component
 
 register = template.Library()
 
-_JSON_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
-
 
 @register.simple_tag
 def table_data(data: Any, oob: bool = False) -> SafeString:
     """The frame's small JSON part for scripts (``#table-data``), safe inside a script tag."""
-    payload = json.dumps(data, separators=(",", ":")).translate(_JSON_ESCAPES)
-    return format_html(
-        '<script id="table-data" type="application/json"{}>{}</script>',
-        mark_safe(' hx-swap-oob="true"') if oob else "",
-        mark_safe(payload),
-    )
+    return screens.table_data(data, oob)
 
 
 @register.simple_tag(takes_context=True)
-def play_screen(context: Any) -> SafeString:
-    """The table while a game runs (see tables.screens)."""
-    return screens.play_screen(context)
+def play_frame(context: Any) -> SafeString:
+    """The whole frame on the play and watch screens (see tables.screens)."""
+    return screens.play_frame(context)
 
 
 @register.simple_tag

@@ -12,7 +12,7 @@ from engine.actions import ActionKind
 from engine.events import DEAL_HOLE, MUCK, SHOW
 from engine.game import Game, GameSettings
 from engine.hand import Hand
-from engine.views import game_view, hand_view, visible_events
+from engine.views import game_view, hand_view, view_for, visible_events
 from tests.engine.helpers import make_hand, play
 
 
@@ -152,3 +152,31 @@ def test_a_mucked_hand_never_appears_in_a_view_not_even_in_the_events() -> None:
         assert view["players"][2]["cards"] is None and not view["players"][2]["shown"]
         (muck,) = [e for e in view["events"] if e["kind"] == MUCK]
         assert muck == {"kind": MUCK, "seat": 2}
+
+
+def test_a_seat_view_built_on_the_public_view_equals_the_seat_view() -> None:
+    """``view_for`` (used to draw six phones from one public view) gives exactly
+    ``game_view(game, viewer, events=False)``, for every seat, a spectator and a stranger, at
+    every step of random games, and leaves the public view as it was."""
+    rng = random.Random(7)
+    checked = 0
+    for g in range(8):
+        seats = {s: s % 2 == 0 for s in rng.sample(range(6), 2 + g % 5)}
+        game = Game(GameSettings(blind_every=5), seats, rng=random.Random(g))
+        for _ in range(8):
+            if game.finished:
+                break
+            hand = game.start_hand(seed=rng.randrange(10**9))
+            while True:
+                public = game_view(game, None, events=False)
+                before = json.dumps(public, sort_keys=True)
+                for viewer in [*range(7), None]:  # seat 6 is never at the table
+                    assert view_for(public, game, viewer) == game_view(
+                        game, viewer, events=False
+                    )
+                    checked += 1
+                assert json.dumps(public, sort_keys=True) == before
+                if hand.finished:
+                    break
+                game.act(*random_action(hand, rng))
+    assert checked > 2000
