@@ -13,7 +13,8 @@ layer. Configurations:
 - ``memory``: in-memory channel layer, one daphne process, SQLite (a scratch file);
 - ``redis``: Redis pub/sub layer (``--redis``) and PostgreSQL (``--postgres``; the database is
   created if missing and flushed before each phase), two daphne processes on two loopback
-  ports, each table's players split across both.
+  ports, each table's players split across both (``--affinity table``: each table on one
+  process, as behind a proxy that routes by table code).
 
 Players sit six to a table (a last, smaller table takes the rest). Everything listens on
 127.0.0.1 only; at most 1,000 players and 10 minutes per phase. Logs and the report are saved
@@ -242,11 +243,20 @@ def table_sizes(players: int) -> list[int]:
     return sizes
 
 
-def app_players(tables: list[dict[str, Any]], ports: list[int]) -> list[PlayerSpec]:
+def pick_port(ports: list[int], table: int, seat: int, affinity: str) -> int:
+    """``player``: a table's players alternate between the processes (every table spans every
+    process); ``table``: all of a table's players on one process, as a proxy routing the
+    websocket path by table code would place them."""
+    return ports[(table if affinity == "table" else seat) % len(ports)]
+
+
+def app_players(
+    tables: list[dict[str, Any]], ports: list[int], affinity: str = "player"
+) -> list[PlayerSpec]:
     specs = []
-    for table in tables:
+    for index, table in enumerate(tables):
         for number, player in enumerate(table["players"]):
-            port = ports[number % len(ports)]  # every table spans every process
+            port = pick_port(ports, index, number, affinity)
             specs.append(
                 PlayerSpec(
                     f"ws://127.0.0.1:{port}/ws/t/{table['code']}/", str(table["id"]),
@@ -256,11 +266,13 @@ def app_players(tables: list[dict[str, Any]], ports: list[int]) -> list[PlayerSp
     return specs
 
 
-def relay_players(players: int, ports: list[int], frame_bytes: int) -> list[PlayerSpec]:
+def relay_players(
+    players: int, ports: list[int], frame_bytes: int, affinity: str = "player"
+) -> list[PlayerSpec]:
     specs = []
     for table, size in enumerate(table_sizes(players)):
         for seat in range(size):
-            port = ports[seat % len(ports)]
+            port = pick_port(ports, table, seat, affinity)
             specs.append(
                 PlayerSpec(
                     f"ws://127.0.0.1:{port}/ws/relay/{table}/{seat}/{size}/?bytes={frame_bytes}",
@@ -334,7 +346,7 @@ def run_setup(setup: Setup, counts: list[int], args: argparse.Namespace) -> list
             tables = fresh_tables(setup, players)
             with servers(APP, setup.processes, setup.env, f"{setup.name}-app") as running:
                 config = LoadConfig(
-                    app_players(tables, [s.port for s in running]),
+                    app_players(tables, [s.port for s in running], args.affinity),
                     think=think if mode == "lively" else (0.0, 0.0),
                     warmup=args.warmup, duration=args.duration, seed=args.seed,
                 )
@@ -348,7 +360,7 @@ def run_setup(setup: Setup, counts: list[int], args: argparse.Namespace) -> list
         with servers(RELAY, setup.processes, relay_env, f"{setup.name}-relay") as running:
             for mode in ("lively", "saturation"):
                 config = LoadConfig(
-                    relay_players(players, [s.port for s in running], frame_bytes),
+                    relay_players(players, [s.port for s in running], frame_bytes, args.affinity),
                     think=think if mode == "lively" else (0.0, 0.0),
                     warmup=args.warmup, duration=args.duration, seed=args.seed,
                 )
@@ -417,7 +429,9 @@ def report(setups: list[Setup], phases: list[Phase], args: argparse.Namespace) -
         f"{args.load_at_start}",
         f"window {args.duration:.0f} s after {args.warmup:.0f} s warm-up per phase; lively "
         f"think time {args.think} s, no think time at saturation; next hand after "
-        f"{args.next_hand_pause} s",
+        f"{args.next_hand_pause} s; with several processes, "
+        + ("each table's players all on one process (--affinity table)"
+           if args.affinity == "table" else "each table's players alternate between them"),
         "latency: a player's action -> every player at the table has a frame with the new "
         "version; deliv/s: frames received per second by all sockets",
         f"cpu s: CPU seconds used during the window by the load generator, the servers, "
@@ -486,6 +500,11 @@ def main() -> None:
     parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/holdem_bench")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--affinity", choices=["player", "table"], default="player",
+        help="with several processes: alternate each table's players between them (player) "
+        "or keep each table on one process (table, like a proxy routing by table code)",
+    )
     args = parser.parse_args()
     for players in args.players:
         if not 2 <= players <= MAX_PLAYERS:
