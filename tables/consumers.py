@@ -264,7 +264,10 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         path = f"/t/{snapshot.code}/"
         if settings.PUBLIC_URL:
             return settings.PUBLIC_URL + path
-        headers = dict(self.scope.get("headers") or [])
-        host = headers.get(b"host", b"").decode("latin1")
-        scheme = "https" if self.scope.get("scheme") == "wss" else "http"
-        return f"{scheme}://{host}{path}" if host else path
+        origin = getattr(self, "_origin", None)
+        if origin is None:  # worked out once per connection
+            headers = dict(self.scope.get("headers") or [])
+            host = headers.get(b"host", b"").decode("latin1")
+            scheme = "https" if self.scope.get("scheme") == "wss" else "http"
+            origin = self._origin = f"{scheme}://{host}" if host else ""
+        return origin + path

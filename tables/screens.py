@@ -25,6 +25,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tables.fragments import render_component
@@ -82,20 +83,38 @@ def play_screen(context: Any) -> SafeString:
     seats: list[dict[str, Any]] = context["seats"]
     you = context.get("you")
     you_seat = context.get("you_seat")
+    snapshot = context.get("table")
+    memo: dict[Any, Any] | None = getattr(snapshot, "memo", None)
+    language = get_language()
+
+    def shared(key: tuple[Any, ...], name: str, params: dict[str, Any]) -> str:
+        """A part drawn alike for every connection at this version: found by ``key`` in the
+        snapshot's memo before a cache key is built from every parameter. ``key`` holds every
+        value of ``params`` that may differ between two connections."""
+        if memo is None:
+            return render_component(name, params)
+        full = ("part", language, name, *key)
+        html: str | None = memo.get(full)
+        if html is None:
+            html = memo[full] = render_component(name, params)
+        return html
+
+    top = context["top"]
+    request = context.get("request")
+    tools = {"request": request, "csrf_token": csrf_token}
     parts: list[str] = [
         format_html(
             '<div class="table-screen" data-hand="{}">\n', hand["hand_number"] if hand else ""
         ),
         '<header class="table-top" id="table-info" data-testid="table-info">\n  ',
-        render_component("tables/_table_info.html", {"top": context["top"]}),
+        shared((top["watching"],), "tables/_table_info.html", {"top": top}),
         "  ",
-        render_component("tables/_log_drawer.html", {
+        shared((bool(persp.mine),), "tables/_log_drawer.html", {
             "code": code, "log": context["log_tail"], "history": bool(persp.mine),
         }),
         "  ",
-        render_component("tables/_table_tools.html", {
-            "request": context.get("request"), "csrf_token": csrf_token,
-        }),
+        shared((), "tables/_table_tools.html", tools) if request is None and not csrf_token
+        else render_component("tables/_table_tools.html", tools),
         "</header>\n\n",
         '<div class="ring">\n  <div class="felt" aria-hidden="true"></div>\n  ',
         format_html(
@@ -105,10 +124,12 @@ def play_screen(context: Any) -> SafeString:
     ]
     for seat in seats:
         if not seat["you"]:
-            parts += ["<li>", render_component("components/seat.html", {"seat": seat}), "</li>"]
+            cards = tuple(seat["cards"]) if seat["cards"] else None
+            key = (seat["seat"], seat["mine"], seat["remaining"], cards)
+            parts += ["<li>", shared(key, "components/seat.html", {"seat": seat}), "</li>"]
     parts += [
         "\n  </ol>\n  ",
-        render_component("tables/_table_center.html", {"code": code, "center": context["center"]}),
+        shared((), "tables/_table_center.html", {"code": code, "center": context["center"]}),
         "\n</div>\n\n",
     ]
     if you_seat:

@@ -17,6 +17,7 @@ from channels.layers import get_channel_layer
 from tables import services
 from tables.layers import LocalChannelLayer
 
+pytestmark = pytest.mark.django_db(transaction=True)  # the write runs on the database thread
 GROUP = services.group_name(9999)
 
 
