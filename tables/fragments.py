@@ -13,6 +13,7 @@ show a frame anything (another seat's cards, say) that the frame did not already
 
 from __future__ import annotations
 
+import marshal
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -26,7 +27,7 @@ from django.utils.translation import get_language
 
 KEPT = 8192  # fragments of a few hundred bytes to a few kilobytes: some megabytes at most
 
-_cache: OrderedDict[tuple[Any, ...], SafeString] = OrderedDict()
+_cache: OrderedDict[tuple[str, str, bytes], str] = OrderedDict()  # HTML, marked safe
 _lock = threading.Lock()
 
 
@@ -37,37 +38,52 @@ class _Unkeyable(Exception):
 def _freeze(value: Any) -> Any:
     """A hashable key that tells apart every value that could render differently: the type is
     part of it wherever equal values render differently (True and 1 and 1.0, or a safe and a
-    plain string). Runs for every component of every frame, hence the plain type tests."""
+    plain string). Runs for every component of every frame, hence the plain type tests.
+
+    Types are named by strings, so the result holds only strings, numbers, None and tuples,
+    which ``marshal`` turns into the bytes the cache is keyed by (see ``render_component``)."""
     kind = type(value)
     if kind is str or kind is int or value is None:
         return value
     if kind is dict:
-        return (dict, tuple([(k, _freeze(v)) for k, v in value.items()]))
+        return ("{}", tuple([(k, _freeze(v)) for k, v in value.items()]))
     if kind is list or kind is tuple:
-        return (list, tuple([_freeze(v) for v in value]))
-    if kind is bool or kind is float:
-        return (kind, value)
+        return ("[]", tuple([_freeze(v) for v in value]))
+    if kind is bool:
+        return ("bool", value)
+    if kind is float:
+        return ("float", value)
     if isinstance(value, str):  # SafeString: not escaped, unlike an equal plain string
-        return (kind, str(value))
+        return (f"str:{kind.__module__}.{kind.__qualname__}", _plain(value))
     if isinstance(value, Promise):  # a lazy translation: the language is in the key
-        return (Promise, str(value))
+        return ("lazy", _plain(value))
     raise _Unkeyable(kind)
+
+
+def _plain(value: Any) -> str:
+    """The text of a string-like value as an exact ``str`` (what marshal accepts)."""
+    text = str(value)
+    return text if type(text) is str else str.__str__(text)
 
 
 def render_component(name: str, params: dict[str, Any]) -> SafeString:
     """``name`` rendered with ``params`` alone, from the cache when it was drawn before."""
     try:
-        key = (name, get_language(), _freeze(params))
+        # Bytes, not the nested tuples: the garbage collector does not track bytes, and
+        # thousands of cached keys would otherwise lengthen every full collection (a pause
+        # every phone at the server waits through). marshal writes each type apart (True, 1
+        # and 1.0 differ) and is exact for these types.
+        key = (name, get_language(), marshal.dumps(_freeze(params)))
     except _Unkeyable:
         return mark_safe(get_template(name).render(params))
     with _lock:
-        html = _cache.get(key)
-        if html is not None:
+        kept = _cache.get(key)
+        if kept is not None:
             _cache.move_to_end(key)
-            return html
+            return mark_safe(kept)
     html = mark_safe(get_template(name).render(params))
     with _lock:
-        _cache[key] = html
+        _cache[key] = str.__str__(html)  # kept as a plain string: untracked by the collector
         while len(_cache) > KEPT:
             _cache.popitem(last=False)
     return html

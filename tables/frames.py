@@ -96,6 +96,8 @@ class Snapshot:
 _snapshots: OrderedDict[tuple[int, str, datetime | None, int], Snapshot] = OrderedDict()
 _snapshot_lock = threading.Lock()
 _SNAPSHOTS_KEPT = 1024
+_VERSIONS_PER_TABLE = 2
+_versions_kept: dict[int, list[tuple[int, str, datetime | None, int]]] = {}
 
 
 def cached_snapshot(
@@ -158,11 +160,23 @@ def _build(table: Table, seat_rows: Iterable[Seat], game: Game | None) -> Snapsh
 
 
 def _keep(snapshot: Snapshot) -> Snapshot:
+    """Cache a version; a table keeps its two newest (a connection told of an older one loads
+    the newest instead). Few snapshots stay alive, so full garbage collections stay short."""
     key = (snapshot.id, snapshot.code, snapshot.created_at, snapshot.version)
     with _snapshot_lock:
         _snapshots[key] = snapshot
+        kept = _versions_kept.setdefault(snapshot.id, [])
+        kept.append(key)
+        kept.sort(key=lambda k: k[3])
+        while len(kept) > _VERSIONS_PER_TABLE:
+            _snapshots.pop(kept.pop(0), None)
         while len(_snapshots) > _SNAPSHOTS_KEPT:
-            _snapshots.popitem(last=False)
+            old = _snapshots.popitem(last=False)[0]
+            rest = [k for k in _versions_kept.get(old[0], []) if k != old]
+            if rest:
+                _versions_kept[old[0]] = rest
+            else:
+                _versions_kept.pop(old[0], None)
     return snapshot
 
 

@@ -72,3 +72,22 @@ def test_a_refused_change_leaves_nothing_in_the_cache() -> None:
             action_id=services.random_action_id(),
         )
     assert not frames._snapshots
+
+
+def test_a_table_keeps_only_its_two_newest_versions_in_the_cache() -> None:
+    table, hashes = table_at_a_turn()
+    for _ in range(6):
+        table.refresh_from_db()
+        now = frames.load_snapshot(table.id)
+        assert now is not None and now.game is not None and now.game.hand is not None
+        legal = now.game.hand.legal_actions()
+        if legal is None or now.seats[legal.seat].is_computer:
+            assert clock.fire(table.id, table.version, now=table.next_deadline)
+            continue
+        services.act(
+            table.id, hashes, kind="check" if legal.can_check else "call", amount=None,
+            version=table.version, action_id=services.random_action_id(), revealed=legal.seat,
+        )
+    table.refresh_from_db()
+    versions = sorted(k[3] for k in frames._snapshots if k[0] == table.id)
+    assert versions == [table.version - 1, table.version]

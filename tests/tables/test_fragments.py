@@ -1,0 +1,48 @@
+"""The component cache (tables.fragments): a cached part is only reused for exactly the same
+values, and its keys stay out of the garbage collector's way."""
+
+from __future__ import annotations
+
+import gc
+
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy, override
+
+from tables import fragments
+
+CHIPS = "components/chips.html"
+
+
+def test_values_that_draw_differently_never_share_a_part() -> None:
+    fragments.clear()
+    drawn = {
+        fragments.render_component(CHIPS, {"amount": amount, "kind": "bet"})
+        for amount in (1, True, 1.0, "1")
+    }
+    assert len(drawn) >= 2  # each was drawn on its own...
+    assert len(fragments._cache) == 4  # ...and kept under its own key
+    plain = fragments.render_component(CHIPS, {"amount": 5, "kind": "pot", "label": "<b>"})
+    safe = fragments.render_component(
+        CHIPS, {"amount": 5, "kind": "pot", "label": mark_safe("<b>")}
+    )
+    assert "&lt;b&gt;" in plain and "<b>" in safe
+
+
+def test_a_lazy_translation_is_keyed_by_its_text_in_the_active_language() -> None:
+    fragments.clear()
+    label = gettext_lazy("Main pot")
+    english = fragments.render_component(CHIPS, {"amount": 5, "kind": "pot", "label": label})
+    with override("ne"):
+        nepali = fragments.render_component(CHIPS, {"amount": 5, "kind": "pot", "label": label})
+    assert english != nepali
+
+
+def test_a_repeated_part_comes_from_the_cache_and_its_key_is_not_tracked() -> None:
+    fragments.clear()
+    params = {"amount": 40, "kind": "bet", "label": mark_safe("Bet")}
+    first = fragments.render_component(CHIPS, params)
+    assert fragments.render_component(CHIPS, dict(params)) == first
+    assert len(fragments._cache) == 1
+    key, html = next(iter(fragments._cache.items()))
+    assert type(html) is str and not gc.is_tracked(html)
+    assert isinstance(key[2], bytes) and not any(gc.is_tracked(part) for part in key)
