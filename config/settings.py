@@ -12,6 +12,8 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from config.channel_layers import channel_layers
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -162,17 +164,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = None
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
-    if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
-        raise ImproperlyConfigured("REDIS_URL must start with redis://, rediss:// or unix://")
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
-        }
-    }
-else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "tables.layers.LocalChannelLayer"}}
+if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured("REDIS_URL must start with redis://, rediss:// or unix://")
+CHANNEL_LAYERS = channel_layers(REDIS_URL)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS: list[dict[str, str]] = []

@@ -105,6 +105,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
     table_id: int | None = None
     identity: tuple[str, datetime]  # the table's code and creation time (snapshot cache key)
     group: str = ""
+    _origin: str | None = None  # scheme and host of the join link, worked out once
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Like Channels' own, without closing stale database connections before every message
@@ -264,8 +265,8 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         path = f"/t/{snapshot.code}/"
         if settings.PUBLIC_URL:
             return settings.PUBLIC_URL + path
-        origin = getattr(self, "_origin", None)
-        if origin is None:  # worked out once per connection
+        origin = self._origin
+        if origin is None:
             headers = dict(self.scope.get("headers") or [])
             host = headers.get(b"host", b"").decode("latin1")
             scheme = "https" if self.scope.get("scheme") == "wss" else "http"

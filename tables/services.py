@@ -76,6 +76,11 @@ def group_name(table_id: int) -> str:
 _deferred: ContextVar[list[tuple[int, int]] | None] = ContextVar("tables_notes", default=None)
 
 
+def changed_message(version: int) -> dict[str, Any]:
+    """The group message: which version the table is at now, nothing else."""
+    return {"type": "table.changed", "version": version}
+
+
 def notify(table_id: int, version: int) -> None:
     """Tell every connection at the table that it changed. Carries no hidden information."""
     pending = _deferred.get()
@@ -85,9 +90,7 @@ def notify(table_id: int, version: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(
-        group_name(table_id), {"type": "table.changed", "version": version}
-    )
+    async_to_sync(layer.group_send)(group_name(table_id), changed_message(version))
 
 
 async def write_then_notify(write: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
@@ -111,9 +114,7 @@ async def write_then_notify(write: Callable[..., T], /, *args: Any, **kwargs: An
         layer = get_channel_layer()
         if layer is not None:
             for table_id, version in notes:
-                await layer.group_send(
-                    group_name(table_id), {"type": "table.changed", "version": version}
-                )
+                await layer.group_send(group_name(table_id), changed_message(version))
         if error is not None:
             raise error
         return cast(T, result)  # None only together with an error

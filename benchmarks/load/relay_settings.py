@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 
+from config.channel_layers import channel_layers
+
 SECRET_KEY = "relay-benchmark-only"
 DEBUG = False
 ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
@@ -14,13 +16,4 @@ INSTALLED_APPS = ["channels"]
 USE_TZ = True
 DATABASES: dict[str, dict[str, str]] = {}
 
-REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
-        }
-    }
-else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "tables.layers.LocalChannelLayer"}}
+CHANNEL_LAYERS = channel_layers(os.environ.get("REDIS_URL", ""))

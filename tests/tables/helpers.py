@@ -10,6 +10,8 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
+from django.test import Client
+from django.urls import reverse
 
 from engine.cards import RANK_NAMES, SUIT_NAMES, Card
 from engine.game import Game
@@ -169,6 +171,23 @@ def create_form(mode: str = "friends", **fields: Any) -> dict[str, Any]:
     }
     data.update(fields)
     return data
+
+
+def client_lobby(*names: str, seats: int = 4, **fields: str) -> tuple[Table, list[Client]]:
+    """A lobby made through the pages, each name on its own phone (a Django test client with
+    its own session); the first one created the table."""
+    host = Client()
+    response = host.post(
+        reverse("tables:create"), create_form(name=names[0], seats=str(seats), **fields)
+    )
+    assert response.status_code == 302
+    table = Table.objects.get(code=response["Location"].strip("/").split("/")[-1])
+    clients = [host]
+    for name in names[1:]:
+        phone = Client()
+        phone.post(reverse("tables:join", args=[table.code]), {"name": name})
+        clients.append(phone)
+    return table, clients
 
 
 def play_out(table_id: int, max_steps: int = 20_000) -> Table:

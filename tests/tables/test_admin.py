@@ -19,7 +19,8 @@ from engine.history import replay
 from tables import clock, moderation
 from tables.models import Hand, ModerationAction, Seat, Table
 from tables.services import Refused
-from tests.tables.helpers import cards_in, create_form, game_of
+from tests.tables.helpers import cards_in, game_of
+from tests.tables.helpers import client_lobby as lobby
 
 pytestmark = pytest.mark.django_db
 
@@ -33,20 +34,6 @@ def staff(username: str = "alice") -> Client:
     client = Client()
     client.force_login(user)
     return client
-
-
-def lobby(*names: str, seats: int = 4) -> tuple[Table, list[Client]]:
-    """A lobby with each name on its own phone (a Django test client with its own session)."""
-    host = Client()
-    response = host.post(reverse("tables:create"), create_form(name=names[0], seats=str(seats)))
-    assert response.status_code == 302
-    table = Table.objects.get(code=response["Location"].strip("/").split("/")[-1])
-    clients = [host]
-    for name in names[1:]:
-        phone = Client()
-        phone.post(reverse("tables:join", args=[table.code]), {"name": name})
-        clients.append(phone)
-    return table, clients
 
 
 def playing(*names: str, seats: int = 4) -> tuple[Table, list[Client]]:

@@ -22,26 +22,12 @@ from tables import clock, moderation
 from tables.models import Hand, Seat, Table
 from tests.engine.test_exports import parse, split_hands
 from tests.tables.helpers import cards_in, create_form, game_of, play_out
+from tests.tables.helpers import client_lobby as lobby
 
 pytestmark = pytest.mark.django_db
 
 
 # ------------------------------------------------------------------------------ helpers
-def lobby(*names: str, seats: int = 4, **fields: str) -> tuple[Table, list[Client]]:
-    host = Client()
-    response = host.post(
-        reverse("tables:create"), create_form(name=names[0], seats=str(seats), **fields)
-    )
-    assert response.status_code == 302
-    table = Table.objects.get(code=response["Location"].strip("/").split("/")[-1])
-    clients = [host]
-    for name in names[1:]:
-        phone = Client()
-        phone.post(reverse("tables:join", args=[table.code]), {"name": name})
-        clients.append(phone)
-    return table, clients
-
-
 def started(*names: str, seats: int = 4, **fields: str) -> tuple[Table, list[Client]]:
     table, clients = lobby(*names, seats=seats, **fields)
     clients[0].post(reverse("tables:start", args=[table.code]))
