@@ -26,7 +26,7 @@ import random
 import secrets
 from collections.abc import Callable, Iterable, MutableMapping
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar, cast
 
@@ -41,7 +41,7 @@ from django.utils.translation import gettext as _
 from engine.actions import ActionError, ActionKind
 from engine.game import Game, GameError
 from engine.history import hand_record
-from tables import claims, frames
+from tables import claims, frames, prepared
 from tables.codes import new_code
 from tables.models import NAME_MAX, FormerClaim, Hand, ProcessedAction, Seat, Table
 
@@ -149,6 +149,7 @@ class Change:
     _turn_before: tuple[object, ...] | None = None
     _status_before: str = ""
     _hand_before: tuple[int, bool] = (0, False)  # hand number and whether it was running
+    _fields_before: list[Any] = field(default_factory=list)  # the table row as it was read
 
     def mark(self) -> None:
         self.changed = True
@@ -235,25 +236,50 @@ def apply_change(table_id: int, mutate: Callable[[Change], T], *, skip_locked: b
     of waiting (PostgreSQL; SQLite serialises writers at BEGIN).
     """
     with transaction.atomic():
-        rows = Table.objects.filter(pk=table_id)
         if skip_locked and connection.features.has_select_for_update_skip_locked:
-            rows = rows.select_for_update(skip_locked=True)
+            rows = _table_locked_or_skipped(table_id)
         else:
-            rows = rows.select_for_update()
-        table = rows.first()
-        if table is None:
+            rows = _table_locked(table_id)
+        if not rows:
             if skip_locked and Table.objects.filter(pk=table_id).exists():
                 raise Busy(table_id)
             raise Refused("unknown_table", _("There is no table with that code."))
-        seats = {s.position: s for s in Seat.objects.filter(table=table)}
+        table = rows[0]
+        seats = {s.position: s for s in _seats_of(table_id)}
         change = Change(
             table=table, seats=seats, now=timezone.now(),
             _state_before=table.state, _status_before=table.status,
+            _fields_before=_field_values(table),
         )
         result = mutate(change)
         if change.changed:
             _commit(change)
     return result
+
+
+# The reads at the start of every change, compiled once (see tables.prepared).
+_table_locked = prepared.Prepared(lambda pk: Table.objects.filter(pk=pk).select_for_update())
+_table_locked_or_skipped = prepared.Prepared(
+    lambda pk: Table.objects.filter(pk=pk).select_for_update(skip_locked=True)
+)
+_seats_of = prepared.Prepared(lambda pk: Seat.objects.filter(table_id=pk))
+
+_TABLE_FIELDS = [f.attname for f in Table._meta.concrete_fields if not f.primary_key]
+# Saved with every change: the engine state (a dict that could have been changed in place),
+# the version, the deadline, and the time of the change.
+_ALWAYS_SAVED = {"state", "version", "next_deadline", "deadline_kind", "updated_at"}
+
+
+def _field_values(table: Table) -> list[Any]:
+    return [getattr(table, name) for name in _TABLE_FIELDS]
+
+
+def _changed_fields(table: Table, before: list[Any]) -> list[str]:
+    """The table's fields to save: those always saved and any other that changed."""
+    return [
+        name for name, old in zip(_TABLE_FIELDS, before, strict=True)
+        if name in _ALWAYS_SAVED or getattr(table, name) != old
+    ]
 
 
 def _commit(change: Change) -> None:
@@ -272,7 +298,7 @@ def _commit(change: Change) -> None:
             table.finished_at = change.now
     _schedule(change, game)
     table.version += 1
-    table.save()
+    prepared.update_fields(table, _changed_fields(table, change._fields_before))
     seats = list(change.seats.values())
 
     def committed() -> None:

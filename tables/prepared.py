@@ -1,0 +1,124 @@
+"""Queries run for every table action, compiled once per database connection.
+
+Django turns a queryset into SQL anew every time it runs; for the small reads and the one
+update at the heart of every table change (``tables.services.apply_change``), building the SQL
+cost more than running it (``benchmarks/profile_action.py``). Here a query is built by the ORM
+once per connection, with a marker standing for the one value that changes, and then run again
+with other values. Rows still pass through Django's own converters (JSON, dates) and become
+model instances the usual way (``Model.from_db``), so callers cannot tell the difference.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar, cast
+from weakref import WeakKeyDictionary
+
+from django.core.exceptions import EmptyResultSet
+from django.db import DEFAULT_DB_ALIAS, connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models.sql.compiler import SQLCompiler
+
+M = TypeVar("M", bound=models.Model)
+
+# Stands for the value in the compiled query; never a real primary key (they are positive).
+MARKER = -7_919_393_727
+
+
+class Prepared(Generic[M]):
+    """``build(MARKER)`` is a queryset filtered on one value; ``prepared(value)`` runs that
+    query for ``value`` and returns the model instances, like ``list(build(value))``.
+
+    Only plain querysets of one model (no ``select_related``, annotations, ``only``...)."""
+
+    def __init__(self, build: Callable[[int], models.QuerySet[M]]) -> None:
+        self.build = build
+        # One compiled query per connection (a connection belongs to one thread).
+        self._compiled: WeakKeyDictionary[
+            BaseDatabaseWrapper, tuple[SQLCompiler, str, list[Any], int, list[str]]
+        ] = WeakKeyDictionary()
+        self._lock = threading.Lock()
+
+    def _compile(
+        self, connection: BaseDatabaseWrapper, using: str
+    ) -> tuple[SQLCompiler, str, list[Any], int, list[str]]:
+        queryset = self.build(MARKER)
+        compiler = queryset.query.get_compiler(using=using)
+        try:
+            sql, params = compiler.as_sql()
+        except EmptyResultSet:  # Django saw that the marker matches nothing
+            raise ValueError("the marker cannot stand for the value in this query") from None
+        at = [i for i, p in enumerate(params) if p == MARKER]
+        if len(at) != 1:
+            raise ValueError("the query must use the marker exactly once")
+        model = queryset.model
+        if compiler.klass_info is None or compiler.klass_info.get("related_klass_infos"):
+            raise ValueError("only plain querysets of one model")
+        attnames = [column.target.attname for column, _, _ in compiler.select]
+        if len(attnames) != len(model._meta.concrete_fields):
+            raise ValueError("only querysets that load every field")
+        compiled = (compiler, sql, list(params), at[0], attnames)
+        with self._lock:
+            self._compiled[connection] = compiled
+        return compiled
+
+    def __call__(self, value: int, using: str = DEFAULT_DB_ALIAS) -> list[M]:
+        connection = connections[using]
+        compiled = self._compiled.get(connection)
+        if compiled is None:
+            compiled = self._compile(connection, using)
+        compiler, sql, params, at, attnames = compiled
+        params = params.copy()
+        params[at] = value
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        model = cast(type[M], compiler.query.model)
+        return [model.from_db(using, attnames, row) for row in compiler.results_iter([rows])]
+
+
+_updates: WeakKeyDictionary[
+    BaseDatabaseWrapper, dict[Any, tuple[str, list[models.Field[Any, Any]]]]
+] = WeakKeyDictionary()
+
+
+def update_fields(instance: models.Model, fields: Sequence[str]) -> None:
+    """``instance.save(update_fields=fields)`` for an instance loaded from the database, with
+    the UPDATE statement built once per connection and model and set of fields (fields such
+    as ``auto_now`` dates get their new value, as in ``save``). Raises ``LookupError`` if no
+    row was updated."""
+    using = instance._state.db or DEFAULT_DB_ALIAS
+    connection = connections[using]
+    model = type(instance)
+    key = (model, tuple(fields))
+    statements = _updates.setdefault(connection, {})
+    found = statements.get(key)
+    if found is None:
+        meta = model._meta
+        targets: list[models.Field[Any, Any]] = []
+        for name in fields:
+            target = meta.get_field(name)
+            if not isinstance(target, models.Field) or not target.concrete or target.column is None:
+                raise ValueError(f"{name}: only plain concrete fields")
+            if hasattr(target, "get_placeholder"):
+                raise ValueError(f"{name}: fields with their own SQL placeholder are not handled")
+            targets.append(target)
+        quote = connection.ops.quote_name
+        pk_column = meta.pk.column if meta.pk is not None else None
+        assert pk_column is not None
+        sql = "UPDATE {} SET {} WHERE {} = %s".format(
+            quote(meta.db_table),
+            ", ".join(f"{quote(str(f.column))} = %s" for f in targets),
+            quote(pk_column),
+        )
+        found = statements[key] = (sql, targets)
+    sql, targets = found
+    values = [
+        field.get_db_prep_save(field.pre_save(instance, False), connection) for field in targets
+    ]
+    values.append(instance.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        if cursor.rowcount != 1:
+            raise LookupError(f"{model.__name__} {instance.pk} is gone")
