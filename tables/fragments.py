@@ -9,11 +9,18 @@ the same from one version to the next. ``{% component "components/card.html" car
 The cache key is the template, the active language and every parameter's value, so a cached
 fragment is only ever returned to a frame that passed exactly the same values: it can never
 show a frame anything (another seat's cards, say) that the frame did not already hold.
+
+A component that is new at almost every change (the action bar: the version, the amounts) can
+pass such values as ``fill``: the template is drawn with a marker (``slot(name)``) where each is
+printed, that HTML is kept, and every frame gets its own values written into its copy, escaped
+and localised exactly as the template would print them. A filled value must only be printed by
+the template, never tested, filtered or looped over; tests and loops use ``params``.
 """
 
 from __future__ import annotations
 
 import marshal
+import secrets
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -21,7 +28,9 @@ from typing import Any
 from django.dispatch import receiver
 from django.template.loader import get_template
 from django.utils.autoreload import file_changed
+from django.utils.formats import localize
 from django.utils.functional import Promise
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
@@ -66,8 +75,34 @@ def _plain(value: Any) -> str:
     return text if type(text) is str else str.__str__(text)
 
 
-def render_component(name: str, params: dict[str, Any]) -> SafeString:
-    """``name`` rendered with ``params`` alone, from the cache when it was drawn before."""
+# Markers are private-use characters around a per-process secret: no text a player types can
+# contain one by accident or on purpose.
+_SLOT_OPEN = f"\ue000{secrets.token_hex(6)}:"
+_SLOT_CLOSE = "\ue001"
+
+
+def slot(name: str) -> str:
+    """The marker passed in ``params`` where the template prints ``fill[name]``."""
+    return f"{_SLOT_OPEN}{name}{_SLOT_CLOSE}"
+
+
+def render_component(
+    name: str, params: dict[str, Any], fill: dict[str, Any] | None = None
+) -> SafeString:
+    """``name`` rendered with ``params`` alone, from the cache when it was drawn before, with
+    the values of ``fill`` written where ``params`` holds their ``slot``."""
+    html = _render_component(name, params)
+    if not fill:
+        return html
+    text = str.__str__(html)
+    for key, value in fill.items():
+        text = text.replace(slot(key), str(conditional_escape(localize(value))))
+    if _SLOT_OPEN in text:
+        raise ValueError(f"{name}: a slot was left without a value")
+    return mark_safe(text)
+
+
+def _render_component(name: str, params: dict[str, Any]) -> SafeString:
     try:
         # Bytes, not the nested tuples: the garbage collector does not track bytes, and
         # thousands of cached keys would otherwise lengthen every full collection (a pause

@@ -28,7 +28,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from tables.fragments import render_component
+from tables.fragments import render_component, slot
 
 
 def play_frame(context: Any) -> SafeString:
@@ -149,15 +149,29 @@ def play_screen(context: Any) -> SafeString:
     finished = bool(hand and hand["finished"])
     if legal:
         assert hand is not None
+        # New at every change: drawn once per kind of turn (and table), the numbers filled in.
         parts.append(render_component("tables/_action_bar.html", {
-            "code": code, "version": context["version"], "action_id": context["action_id"],
-            "legal": legal, "csrf_token": csrf_token,
-            "hand": {
-                "hand_number": hand["hand_number"], "street": hand["street"],
-                "current_bet": hand["current_bet"], "pot_total": hand["pot_total"],
-                "big_blind": hand["big_blind"], "events": hand["event_count"],
+            "code": code, "version": slot("version"), "action_id": slot("action_id"),
+            "legal": {
+                "seat": slot("seat"), "check": legal["check"], "call": slot("call"),
+                "call_all_in": legal["call_all_in"], "bet_or_raise": legal["bet_or_raise"],
+                "min_to": slot("min_to"), "max_to": slot("max_to"),
+                "one_amount": legal["min_to"] == legal["max_to"],
             },
-            "you": {"bet": you["bet"] if you else 0},
+            "csrf_token": csrf_token,
+            "hand": {
+                "hand_number": slot("hand_number"), "street": hand["street"],
+                "current_bet": slot("current_bet"), "pot_total": slot("pot_total"),
+                "big_blind": slot("big_blind"), "events": slot("events"),
+            },
+            "you": {"bet": slot("your_bet")},
+        }, fill={
+            "version": context["version"], "action_id": context["action_id"],
+            "seat": legal["seat"], "call": legal["call"], "min_to": legal["min_to"],
+            "max_to": legal["max_to"], "hand_number": hand["hand_number"],
+            "current_bet": hand["current_bet"], "pot_total": hand["pot_total"],
+            "big_blind": hand["big_blind"], "events": hand["event_count"],
+            "your_bet": you["bet"] if you else 0,
         }))
     else:
         pre = bool(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 
+import pytest
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy, override
 
@@ -46,3 +47,16 @@ def test_a_repeated_part_comes_from_the_cache_and_its_key_is_not_tracked() -> No
     key, html = next(iter(fragments._cache.items()))
     assert type(html) is str and not gc.is_tracked(html)
     assert isinstance(key[2], bytes) and not any(gc.is_tracked(part) for part in key)
+
+
+def test_filled_values_are_written_into_one_kept_drawing_escaped() -> None:
+    fragments.clear()
+    params = {"amount": fragments.slot("amount"), "kind": "pot", "label": fragments.slot("label")}
+    first = fragments.render_component(CHIPS, params, fill={"amount": 150, "label": "<i>x</i>"})
+    second = fragments.render_component(CHIPS, params, fill={"amount": 20, "label": "Side pot"})
+    assert len(fragments._cache) == 1  # one drawing with the markers, kept
+    assert "150" in first and "&lt;i&gt;x&lt;/i&gt;" in first and "<i>" not in first
+    assert "20" in second and "Side pot" in second and "150" not in second
+    assert "\ue000" not in first + second  # no marker reaches a phone
+    with pytest.raises(ValueError, match="without a value"):
+        fragments.render_component(CHIPS, params, fill={"amount": 5})

@@ -153,3 +153,48 @@ def test_frames_drawn_from_shared_parts_equal_frames_drawn_from_scratch() -> Non
             assert not leaked_cards(frame.text, allowed_cards(state, viewer)), (mine, viewer)
             checked += 1
     assert checked > 100
+
+
+def test_the_action_bar_with_its_numbers_filled_in_is_the_action_bar_drawn_with_them() -> None:
+    """The action bar is kept with markers where its numbers go (tables.fragments.slot); what a
+    phone gets equals the template drawn with the values themselves, in every language."""
+    from django.template.loader import get_template
+
+    from tables.frames import frame_context
+
+    template = get_template("tables/_action_bar.html")
+    compared = set()
+    for language in ("en", "ne"):
+        fragments.clear()
+        for snapshot in played(10, seed=11):
+            hand = snapshot.game.hand if snapshot.game is not None else None
+            legal = hand.legal_actions() if hand is not None and not hand.finished else None
+            if legal is None:
+                continue
+            with translation.override(language):
+                frame = draw(snapshot, [legal.seat], language)
+                bar = re.search(r'<div class="action-bar".*?(?=\n\n</div>\n)', frame.text, re.S)
+                assert bar is not None
+                action_id = re.search(r'name="action_id" value="([0-9a-f]{32})-', bar.group(0))
+                assert action_id is not None
+                persp = perspective(snapshot, [legal.seat], PassState())
+                context = frame_context(snapshot, persp, FrameOptions(language=language))
+                view, shown = context["legal"], context["hand"]
+                expected = template.render({
+                    "code": snapshot.code, "version": snapshot.version,
+                    "action_id": action_id.group(1),
+                    "legal": {**view, "one_amount": view["min_to"] == view["max_to"]},
+                    "csrf_token": None,
+                    "hand": {
+                        "hand_number": shown["hand_number"], "street": shown["street"],
+                        "current_bet": shown["current_bet"], "pot_total": shown["pot_total"],
+                        "big_blind": shown["big_blind"], "events": shown["event_count"],
+                    },
+                    "you": {"bet": context["you"]["bet"]},
+                })
+            assert bar.group(0).strip() == expected.strip()
+            compared.add((
+                language, view["check"], view["bet_or_raise"], view["call_all_in"],
+                view["min_to"] == view["max_to"],
+            ))
+    assert len(compared) >= 8  # checks and calls, bets and raises, all-in calls, both languages
