@@ -22,9 +22,9 @@ so a cached part never shows a frame anything it did not hold). See benchmarks/b
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
-import uuid
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -318,16 +318,6 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
     hand = view["hand"] if view else None
     legal = hand["legal"] if hand and mode == "play" else None
     players = {p["seat"]: p for p in hand["players"]} if hand else {}
-    stacks = {s["seat"]: s for s in view["seats"]} if view else {}
-    winners: dict[int, dict[str, Any]] = {}
-    for award in hand["awards"] if hand else []:
-        prize = winners.setdefault(
-            award["seat"], {"amount": 0, "hand": "", "hand_key": None, "cards": []}
-        )
-        prize["amount"] += award["amount"]
-        if award["hand"]:
-            prize["hand"], prize["cards"] = award["hand"], award["cards"]
-            prize["hand_key"] = award.get("hand_key")
     remaining = None
     if snapshot.next_deadline is not None and snapshot.deadline_kind == Table.Deadline.TURN:
         if snapshot.paused and snapshot.paused_left is not None:
@@ -338,45 +328,19 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         remaining = round(remaining, 1)
     to_act = hand["to_act"] if hand and not hand["finished"] else None
 
+    # The seats as everyone sees them, once per version (and tenth of a second on the clock);
+    # this connection's own seats are copied and marked, its own cards put in.
     seats = []
-    positions = range(snapshot.seat_count) if game is None else sorted(stacks)
-    for position in positions:
-        info = snapshot.seats.get(position)
-        player = players.get(position)
-        won: dict[str, Any] | None = winners.get(position)
-        stack = player["stack"] if player else stacks.get(position, {}).get("stack")
-        seats.append({
-            "seat": position,
-            "name": info.name if info else "",
-            "open": info is None,
-            "computer": info.is_computer if info else True,
-            "level": info.level if info else snapshot.computer_level,
-            "away": info.away if info else False,
-            "host": position == snapshot.host_position,
-            "you": position == persp.viewer or (persp.viewer is None and position == persp.home),
-            "mine": position in persp.mine,
-            "stack": stack if stack is not None else "",
-            "bet": player["bet"] if player else 0,
-            "in_pot": player["in_pot"] if player else 0,
-            "cards": player["cards"] if player else None,
-            "in_hand": player is not None,
-            "folded": player["folded"] if player else False,
-            "all_in": player["all_in"] if player else False,
-            "out": stacks.get(position, {}).get("out", False),
-            "button": hand is not None and hand["button"] == position,
-            "small_blind": hand is not None and hand["small_blind_seat"] == position,
-            "big_blind": hand is not None and hand["big_blind_seat"] == position,
-            "turn": position == to_act,
-            "remaining": remaining if position == to_act else None,
-            "total": (
-                snapshot.turn_seconds if position == to_act and remaining is not None else None
-            ),
-            "paused": snapshot.paused,
-            "won": won["amount"] if won else 0,
-            "hand_name": won["hand"] if won else "",
-            "hand_key": won["hand_key"] if won else None,
-            "winning_cards": won["cards"] if won else [],
-        })
+    own = players.get(persp.viewer) if persp.viewer is not None else None
+    for row in _public_seats(snapshot, remaining):
+        position = row["seat"]
+        you = position == persp.viewer or (persp.viewer is None and position == persp.home)
+        mine = position in persp.mine
+        if you or mine:
+            row = {**row, "you": you, "mine": mine}
+            if own is not None and position == persp.viewer:
+                row["cards"] = own["cards"]
+        seats.append(row)
     # Drawn from this connection's seat: it first, then the others to its left.
     home = persp.viewer if persp.viewer is not None else persp.home
     if home is not None and any(s["seat"] == home for s in seats):
@@ -452,7 +416,8 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "view": view,
         "hand": hand,
         "legal": legal,
-        "action_id": uuid.uuid4().hex,  # unguessable: a known id could swallow an action
+        # Unguessable (a known id could swallow an action); only the action bar sends one.
+        "action_id": secrets.token_hex(16) if legal else "",
         "log": log_lines,
         "log_tail": log_lines[-12:],
         "last_line": log_lines[-1] if log_lines else "",
@@ -469,6 +434,71 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "now_ms": int(time.time() * 1000),
         **options.extra,
     }
+
+
+def _public_seats(snapshot: Snapshot, remaining: float | None) -> list[dict[str, Any]]:
+    """Every seat as a spectator sees it at this version (nobody's own seat, no hidden cards),
+    in seat order; shared by the frames of every connection: read-only."""
+    key = ("seats", remaining)
+    rows: list[dict[str, Any]] | None = snapshot.memo.get(key)
+    if rows is not None:
+        return rows
+    game = snapshot.game
+    view = _view(snapshot, None)
+    hand = view["hand"] if view else None
+    players = {p["seat"]: p for p in hand["players"]} if hand else {}
+    stacks = {s["seat"]: s for s in view["seats"]} if view else {}
+    winners: dict[int, dict[str, Any]] = {}
+    for award in hand["awards"] if hand else []:
+        prize = winners.setdefault(
+            award["seat"], {"amount": 0, "hand": "", "hand_key": None, "cards": []}
+        )
+        prize["amount"] += award["amount"]
+        if award["hand"]:
+            prize["hand"], prize["cards"] = award["hand"], award["cards"]
+            prize["hand_key"] = award.get("hand_key")
+    to_act = hand["to_act"] if hand and not hand["finished"] else None
+    rows = []
+    positions = range(snapshot.seat_count) if game is None else sorted(stacks)
+    for position in positions:
+        info = snapshot.seats.get(position)
+        player = players.get(position)
+        won: dict[str, Any] | None = winners.get(position)
+        stack = player["stack"] if player else stacks.get(position, {}).get("stack")
+        rows.append({
+            "seat": position,
+            "name": info.name if info else "",
+            "open": info is None,
+            "computer": info.is_computer if info else True,
+            "level": info.level if info else snapshot.computer_level,
+            "away": info.away if info else False,
+            "host": position == snapshot.host_position,
+            "you": False,
+            "mine": False,
+            "stack": stack if stack is not None else "",
+            "bet": player["bet"] if player else 0,
+            "in_pot": player["in_pot"] if player else 0,
+            "cards": player["cards"] if player else None,
+            "in_hand": player is not None,
+            "folded": player["folded"] if player else False,
+            "all_in": player["all_in"] if player else False,
+            "out": stacks.get(position, {}).get("out", False),
+            "button": hand is not None and hand["button"] == position,
+            "small_blind": hand is not None and hand["small_blind_seat"] == position,
+            "big_blind": hand is not None and hand["big_blind_seat"] == position,
+            "turn": position == to_act,
+            "remaining": remaining if position == to_act else None,
+            "total": (
+                snapshot.turn_seconds if position == to_act and remaining is not None else None
+            ),
+            "paused": snapshot.paused,
+            "won": won["amount"] if won else 0,
+            "hand_name": won["hand"] if won else "",
+            "hand_key": won["hand_key"] if won else None,
+            "winning_cards": won["cards"] if won else [],
+        })
+    snapshot.memo[key] = rows
+    return rows
 
 
 def _view(snapshot: Snapshot, viewer: int | None) -> dict[str, Any] | None:
