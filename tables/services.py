@@ -245,7 +245,7 @@ def apply_change(table_id: int, mutate: Callable[[Change], T], *, skip_locked: b
                 raise Busy(table_id)
             raise Refused("unknown_table", _("There is no table with that code."))
         table = rows[0]
-        seats = {s.position: s for s in _seats_of(table_id)}
+        seats = {s.position: s for s in _seats_at(table)}
         change = Change(
             table=table, seats=seats, now=timezone.now(),
             _state_before=table.state, _status_before=table.status,
@@ -263,6 +263,28 @@ _table_locked_or_skipped = prepared.Prepared(
     lambda pk: Table.objects.filter(pk=pk).select_for_update(skip_locked=True)
 )
 _seats_of = prepared.Prepared(lambda pk: Seat.objects.filter(table_id=pk))
+
+# The seats as the last change made in this process left them, by table: the next change
+# of that table here (the usual case: a table's phones are served by one process) finds them
+# without a query when the version it locked is the one that change committed. Every change
+# to a seat goes through apply_change and bumps the version, except presence (``last_seen``),
+# which is left out and loaded if anything reads it.
+_SEAT_FIELDS = [f.attname for f in Seat._meta.concrete_fields if f.attname != "last_seen"]
+_seat_rows: dict[int, tuple[tuple[str, datetime], int, list[list[Any]]]] = {}
+
+
+def _seats_at(table: Table) -> list[Seat]:
+    kept = _seat_rows.get(table.id)
+    if kept is None or kept[0] != (table.code, table.created_at) or kept[1] != table.version:
+        return _seats_of(table.id)
+    using = table._state.db or "default"
+    return [Seat.from_db(using, _SEAT_FIELDS, row) for row in kept[2]]
+
+
+def _keep_seats(table: Table, seats: list[Seat]) -> None:
+    rows = [[getattr(seat, name) for name in _SEAT_FIELDS] for seat in seats]
+    _seat_rows[table.id] = ((table.code, table.created_at), table.version, rows)
+
 
 _TABLE_FIELDS = [f.attname for f in Table._meta.concrete_fields if not f.primary_key]
 # Saved with every change: the engine state (a dict that could have been changed in place),
@@ -305,6 +327,7 @@ def _commit(change: Change) -> None:
         # This process's connections draw the new version from what was just written (no
         # query, no replay); the game object is the snapshot's from here on.
         frames.remember(table, seats, game)
+        _keep_seats(table, seats)
         notify(table.id, table.version)
 
     transaction.on_commit(committed)

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from tables import claims, prepared, services
@@ -118,3 +119,26 @@ def test_the_write_path_saves_every_field_a_change_sets() -> None:
     services.apply_change(table.pk, change_elsewhere)
     assert Table.objects.get(pk=table.pk).turn_seconds == 90
     assert Table.objects.get(pk=table.pk).closed_reason == "kept"
+
+
+def test_a_change_reuses_the_seats_this_process_committed_only_at_that_version() -> None:
+    table = started_table()
+    seen: list[dict[int, dict[str, object]]] = []
+
+    def look(change: services.Change) -> None:
+        seen.append({p: row_values(s) for p, s in change.seats.items()})
+        change.mark()
+
+    def from_db() -> dict[int, dict[str, object]]:
+        return {s.position: row_values(s) for s in Seat.objects.filter(table_id=table.pk)}
+
+    services.apply_change(table.pk, look)  # leaves its seats in this process
+    services.touch_seats(table.pk, [0, 1], timezone.now() + timedelta(minutes=5))
+    services.apply_change(table.pk, look)  # from what the last change kept...
+    assert seen[-1] == from_db()  # ...equal to the rows, presence (loaded on use) included
+    # Another process renames a seat (and, like every change, bumps the version): the next
+    # change here must read the seats again.
+    Seat.objects.filter(table_id=table.pk, position=1).update(name="Renamed")
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    services.apply_change(table.pk, look)
+    assert seen[-1][1]["name"] == "Renamed" and seen[-1] == from_db()
