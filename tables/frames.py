@@ -41,6 +41,7 @@ from engine.views import game_view, view_for, visible_events
 from tables import codes, screens
 from tables.describe import describe_events
 from tables.models import Seat, Table
+from tables.prepared import Prepared
 from tables.qr import qr_svg
 
 
@@ -108,6 +109,11 @@ def cached_snapshot(
         return _snapshots.get((table_id, code, created_at, version))
 
 
+# Every connection of a process that did not write a version loads it once: compiled once.
+table_by_id = Prepared(lambda pk: Table.objects.filter(pk=pk))
+seats_of = Prepared(lambda pk: Seat.objects.filter(table_id=pk))
+
+
 def load_snapshot(table_id: int, *, check_cache: bool = True) -> Snapshot | None:
     """The table as it is now. One small query when another connection already loaded this
     version in this process; the engine state is rebuilt once per version. ``check_cache=False``
@@ -121,11 +127,12 @@ def load_snapshot(table_id: int, *, check_cache: bool = True) -> Snapshot | None
             cached = _snapshots.get((table_id, *found))
         if cached is not None:
             return cached
-    table = Table.objects.select_related("next_table").filter(pk=table_id).first()
-    if table is None:
+    rows = table_by_id(table_id)
+    if not rows:
         return None
+    table = rows[0]
     game = Game.from_dict(table.state) if table.state else None
-    return _keep(_build(table, Seat.objects.filter(table=table), game))
+    return _keep(_build(table, seats_of(table_id), game))
 
 
 def remember(table: Table, seats: Iterable[Seat], game: Game | None) -> None:

@@ -262,7 +262,6 @@ _table_locked = prepared.Prepared(lambda pk: Table.objects.filter(pk=pk).select_
 _table_locked_or_skipped = prepared.Prepared(
     lambda pk: Table.objects.filter(pk=pk).select_for_update(skip_locked=True)
 )
-_seats_of = prepared.Prepared(lambda pk: Seat.objects.filter(table_id=pk))
 
 # The seats as the last change made in this process left them, by table: the next change
 # of that table here (the usual case: a table's phones are served by one process) finds them
@@ -276,7 +275,7 @@ _seat_rows: dict[int, tuple[tuple[str, datetime], int, list[list[Any]]]] = {}
 def _seats_at(table: Table) -> list[Seat]:
     kept = _seat_rows.get(table.id)
     if kept is None or kept[0] != (table.code, table.created_at) or kept[1] != table.version:
-        return _seats_of(table.id)
+        return frames.seats_of(table.id)
     using = table._state.db or "default"
     return [Seat.from_db(using, _SEAT_FIELDS, row) for row in kept[2]]
 
