@@ -23,7 +23,7 @@ import json
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -68,6 +68,11 @@ def table_data(data: Any, oob: bool = False) -> SafeString:
     )
 
 
+def _log_items(lines: list[str]) -> SafeString:
+    """The log's lines as list items, escaped as the template would print them."""
+    return mark_safe("".join([f"<li>{conditional_escape(line)}</li>" for line in lines]))
+
+
 _JSON_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
 
 
@@ -87,16 +92,19 @@ def play_screen(context: Any) -> SafeString:
     memo: dict[Any, Any] | None = getattr(snapshot, "memo", None)
     language = get_language()
 
-    def shared(key: tuple[Any, ...], name: str, params: dict[str, Any]) -> str:
+    def shared(
+        key: tuple[Any, ...], name: str, params: dict[str, Any],
+        fill: dict[str, Any] | None = None,
+    ) -> str:
         """A part drawn alike for every connection at this version: found by ``key`` in the
         snapshot's memo before a cache key is built from every parameter. ``key`` holds every
-        value of ``params`` that may differ between two connections."""
+        value of ``params`` and ``fill`` that may differ between two connections."""
         if memo is None:
-            return render_component(name, params)
+            return render_component(name, params, fill)
         full = ("part", language, name, *key)
         html: str | None = memo.get(full)
         if html is None:
-            html = memo[full] = render_component(name, params)
+            html = memo[full] = render_component(name, params, fill)
         return html
 
     top = context["top"]
@@ -109,9 +117,11 @@ def play_screen(context: Any) -> SafeString:
         '<header class="table-top" id="table-info" data-testid="table-info">\n  ',
         shared((top["watching"],), "tables/_table_info.html", {"top": top}),
         "  ",
+        # The log grows by a line or so at every change: its frame is kept, the lines filled in.
         shared((bool(persp.mine),), "tables/_log_drawer.html", {
-            "code": code, "log": context["log_tail"], "history": bool(persp.mine),
-        }),
+            "code": code, "log": slot("log") if context["log_tail"] else "",
+            "history": bool(persp.mine),
+        }, {"log": _log_items(context["log_tail"])}),
         "  ",
         shared((), "tables/_table_tools.html", tools) if request is None and not csrf_token
         else render_component("tables/_table_tools.html", tools),
@@ -178,15 +188,20 @@ def play_screen(context: Any) -> SafeString:
             you and you["in_hand"] and not you["folded"] and not you["all_in"]
             and not finished and not persp.pass_and_play
         )
+        waiting = next((s["name"] for s in seats if s["turn"]), "")
         parts.append(render_component("tables/_waiting_bar.html", {
             "pre": pre,
             "hand": {
-                "hand_number": hand["hand_number"], "street": hand["street"],
-                "current_bet": hand["current_bet"],
+                "hand_number": slot("hand_number"), "street": hand["street"],
+                "current_bet": slot("current_bet"),
             } if pre and hand else None,
-            "you": {"bet": you["bet"]} if pre and you else None,
+            "to_call": bool(pre and hand and you and hand["current_bet"] > you["bet"]),
             "finished": finished,
-            "waiting": next((s["name"] for s in seats if s["turn"]), ""),
+            "waiting": slot("waiting") if waiting else "",
+        }, fill={
+            "hand_number": hand["hand_number"] if hand else "",
+            "current_bet": hand["current_bet"] if hand else "",
+            "waiting": waiting,
         }))
     parts.append("</div>\n")
     return mark_safe("".join(parts))  # every part is escaped by its template or format_html

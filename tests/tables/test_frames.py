@@ -8,8 +8,11 @@ import dataclasses
 import random
 import re
 from datetime import timedelta
+from typing import Any
 
+import pytest
 from django.utils import timezone, translation
+from django.utils.safestring import SafeString
 
 from engine.game import Game, GameSettings
 from tables import fragments
@@ -198,3 +201,53 @@ def test_the_action_bar_with_its_numbers_filled_in_is_the_action_bar_drawn_with_
                 view["min_to"] == view["max_to"],
             ))
     assert len(compared) >= 8  # checks and calls, bets and raises, all-in calls, both languages
+
+
+def _with_values(value: Any, tokens: dict[str, Any]) -> Any:
+    """``value`` with every slot marker replaced by the value it stands for."""
+    if isinstance(value, str) and value in tokens:
+        return tokens[value]
+    if isinstance(value, dict):
+        return {k: _with_values(v, tokens) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_with_values(v, tokens) for v in value)
+    return value
+
+
+def test_every_part_with_filled_in_values_is_the_part_drawn_with_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Whatever is drawn with markers and filled in (the action bar, the log, the waiting bar)
+    equals its template drawn with the values themselves, for every viewer, in both languages."""
+    from django.template.loader import get_template
+
+    from tables import screens
+
+    calls: list[tuple[str, dict[str, Any], dict[str, Any], str]] = []
+    real = fragments.render_component
+
+    def recording(
+        name: str, params: dict[str, Any], fill: dict[str, Any] | None = None
+    ) -> SafeString:
+        html = real(name, params, fill)
+        if fill:
+            calls.append((name, params, fill, html))
+        return html
+
+    monkeypatch.setattr(screens, "render_component", recording)
+    checked: set[str] = set()
+    for language in ("en", "ne"):
+        fragments.clear()
+        for snapshot in played(6, seed=21):
+            for mine in ([0], [1], [2], []):
+                calls.clear()
+                with translation.override(language):
+                    draw(snapshot, mine, language)
+                    for name, params, fill, html in calls:
+                        tokens = {fragments.slot(k): v for k, v in fill.items()}
+                        direct = get_template(name).render(_with_values(params, tokens))
+                        assert html == direct, (name, language, mine)
+                        checked.add(name)
+    assert checked >= {
+        "tables/_action_bar.html", "tables/_log_drawer.html", "tables/_waiting_bar.html",
+    }
