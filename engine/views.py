@@ -14,10 +14,13 @@ from engine.game import Game
 from engine.hand import STREETS, Hand
 
 
-def visible_events(hand: Hand, viewer: int | None) -> list[dict[str, Any]]:
-    """The hand's events as ``viewer`` (a seat number, or None for a spectator) may see them."""
+def visible_events(
+    hand: Hand, viewer: int | None, start: int = 0
+) -> list[dict[str, Any]]:
+    """The hand's events (from the ``start``-th on) as ``viewer`` (a seat number, or None for
+    a spectator) may see them."""
     out = []
-    for event in hand.events:
+    for event in hand.events[start:]:
         if event.kind == DEAL_HOLE and event.seat != viewer:
             event = Event(DEAL_HOLE, seat=event.seat)
         out.append(event.to_dict())

@@ -6,7 +6,7 @@ is worked out again from the cards (the winning five, or the shown cards with th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -27,15 +27,30 @@ def describe_events(
     events: list[dict[str, Any]], name: Callable[[int | None], str], *, keep_empty: bool = False
 ) -> list[str]:
     """One line per event that says something (``keep_empty``: one per event, "" if none)."""
-    lines = []
-    board: list[str] = []
-    for event in events:
-        line = describe(event, name, board)
-        if event["kind"] == "board":
-            board.extend(event.get("cards", []))
-        if line or keep_empty:
-            lines.append(line)
-    return lines
+    log = Log(name, keep_empty=keep_empty)
+    log.add(events)
+    return log.lines
+
+
+class Log:
+    """``describe_events`` as the events come: ``add`` describes only the new ones (a table's
+    log grows by an event or two at every change)."""
+
+    def __init__(self, name: Callable[[int | None], str], *, keep_empty: bool = False) -> None:
+        self.name = name
+        self.keep_empty = keep_empty
+        self.lines: list[str] = []
+        self.board: list[str] = []
+        self.count = 0  # events described so far
+
+    def add(self, events: Iterable[dict[str, Any]]) -> None:
+        for event in events:
+            line = describe(event, self.name, self.board)
+            if event["kind"] == "board":
+                self.board.extend(event.get("cards", []))
+            if line or self.keep_empty:
+                self.lines.append(line)
+            self.count += 1
 
 
 def _hand_text(event: dict[str, Any], cards: Sequence[str]) -> str:

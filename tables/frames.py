@@ -26,7 +26,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -39,7 +39,7 @@ from django.utils.translation import get_language, override
 from engine.game import Game
 from engine.views import game_view, view_for, visible_events
 from tables import codes, screens
-from tables.describe import describe_events
+from tables.describe import Log
 from tables.models import Seat, Table
 from tables.prepared import Prepared
 from tables.qr import qr_svg
@@ -521,17 +521,47 @@ def _view(snapshot: Snapshot, viewer: int | None) -> dict[str, Any] | None:
     return view_for(public, game, viewer)
 
 
+# The log of every hand being drawn, by table, hand, language and names: each version only
+# describes the events added since the last (a hand's events are only ever appended).
+_logs: OrderedDict[tuple[Any, ...], Log] = OrderedDict()
+_logs_lock = threading.Lock()
+LOGS_KEPT = 1024
+
+
+def _namer(names: dict[int, str]) -> Callable[[int | None], str]:
+    """``Snapshot.name`` for these names, without holding on to a snapshot."""
+
+    def name(position: int | None) -> str:
+        return names.get(position, "?") if position is not None else "?"
+
+    return name
+
+
 def _log_lines(snapshot: Snapshot) -> list[str]:
     """The hand's action log in the active language, once per version and language. Built
     from the spectator's events: the log names no hidden card, so it is the same for all."""
     game = snapshot.game
     if game is None or game.hand is None:
         return []
-    key = ("log", get_language())
-    lines: list[str] | None = snapshot.memo.get(key)
-    if lines is None:
-        lines = describe_events(visible_events(game.hand, None), snapshot.name)
-        snapshot.memo[key] = lines
+    language = get_language()
+    lines: list[str] | None = snapshot.memo.get(("log", language))
+    if lines is not None:
+        return lines
+    hand = game.hand
+    names = tuple((p, s.name) for p, s in sorted(snapshot.seats.items()))
+    # The deck tells this hand from any other (it never leaves the process).
+    deal = bytes([card.id for card in hand.deck])
+    key = (snapshot.id, snapshot.created_at, game.hand_number, deal, language, names)
+    with _logs_lock:
+        log = _logs.get(key)
+        if log is None or log.count > len(hand.events):
+            log = _logs[key] = Log(_namer(dict(names)))
+            while len(_logs) > LOGS_KEPT:
+                _logs.popitem(last=False)
+        else:
+            _logs.move_to_end(key)
+        log.add(visible_events(hand, None, log.count))
+        lines = snapshot.memo[("log", language)] = list(log.lines)
     return lines
 
 

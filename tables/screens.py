@@ -20,6 +20,7 @@ Parts and their parameters:
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -94,17 +95,18 @@ def play_screen(context: Any) -> SafeString:
 
     def shared(
         key: tuple[Any, ...], name: str, params: dict[str, Any],
-        fill: dict[str, Any] | None = None,
+        fill: Callable[[], dict[str, Any]] | None = None,
     ) -> str:
         """A part drawn alike for every connection at this version: found by ``key`` in the
         snapshot's memo before a cache key is built from every parameter. ``key`` holds every
-        value of ``params`` and ``fill`` that may differ between two connections."""
+        value of ``params`` and of what ``fill()`` returns that may differ between two
+        connections."""
         if memo is None:
-            return render_component(name, params, fill)
+            return render_component(name, params, fill() if fill else None)
         full = ("part", language, name, *key)
         html: str | None = memo.get(full)
         if html is None:
-            html = memo[full] = render_component(name, params, fill)
+            html = memo[full] = render_component(name, params, fill() if fill else None)
         return html
 
     top = context["top"]
@@ -121,7 +123,7 @@ def play_screen(context: Any) -> SafeString:
         shared((bool(persp.mine),), "tables/_log_drawer.html", {
             "code": code, "log": slot("log") if context["log_tail"] else "",
             "history": bool(persp.mine),
-        }, {"log": _log_items(context["log_tail"])}),
+        }, lambda: {"log": _log_items(context["log_tail"])}),
         "  ",
         shared((), "tables/_table_tools.html", tools) if request is None and not csrf_token
         else render_component("tables/_table_tools.html", tools),

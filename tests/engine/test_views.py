@@ -97,6 +97,10 @@ def test_a_seat_sees_its_own_hole_cards_and_nobody_elses() -> None:
         {"kind": DEAL_HOLE, "seat": 0},
     ]
     assert view["you"] == 1
+    # From the n-th event on: the same events, as the same viewer sees them.
+    for start in range(len(hand.events) + 2):
+        assert visible_events(hand, 1, start) == visible_events(hand, 1)[start:]
+        assert visible_events(hand, None, start) == visible_events(hand, None)[start:]
 
 
 def test_the_spectator_sees_no_hole_cards_until_they_are_shown() -> None:

@@ -251,3 +251,27 @@ def test_every_part_with_filled_in_values_is_the_part_drawn_with_them(
     assert checked >= {
         "tables/_action_bar.html", "tables/_log_drawer.html", "tables/_waiting_bar.html",
     }
+
+
+def test_the_log_described_as_events_come_is_the_log_described_at_once() -> None:
+    """Each version describes only the events added since the last (tables.frames._log_lines):
+    always the lines describing the whole hand would give, names changed mid-hand included."""
+    from engine.views import visible_events
+    from tables.describe import describe_events
+    from tables.frames import _log_lines
+
+    compared = 0
+    for language in ("en", "ne"):
+        for seed in (31, 32):  # two games: same table id and hand numbers, other decks
+            for snapshot in played(5, seed=seed):
+                game = snapshot.game
+                assert game is not None and game.hand is not None
+                if game.hand_number == 3 and len(game.hand.events) > 6:  # a rename mid-hand
+                    renamed = dict(snapshot.seats)
+                    renamed[1] = dataclasses.replace(renamed[1], name="Bikash <the> Bold")
+                    snapshot = dataclasses.replace(snapshot, seats=renamed, memo={})
+                with translation.override(language):
+                    expected = describe_events(visible_events(game.hand, None), snapshot.name)
+                    assert _log_lines(snapshot) == expected
+                    compared += 1
+    assert compared > 100
