@@ -103,14 +103,19 @@ def render_component(
 
 
 def _render_component(name: str, params: dict[str, Any]) -> SafeString:
+    # Bytes, not nested tuples: the garbage collector does not track bytes, and thousands of
+    # cached keys would otherwise lengthen every full collection (a pause every phone at the
+    # server waits through). marshal writes each type apart (True, 1 and 1.0 differ) and
+    # takes only exact built-in types: usually the parameters are nothing else and go as they
+    # are; a safe or lazy string (a subclass) makes it refuse, and ``_freeze`` names those.
     try:
-        # Bytes, not the nested tuples: the garbage collector does not track bytes, and
-        # thousands of cached keys would otherwise lengthen every full collection (a pause
-        # every phone at the server waits through). marshal writes each type apart (True, 1
-        # and 1.0 differ) and is exact for these types.
-        key = (name, get_language(), marshal.dumps(_freeze(params)))
-    except _Unkeyable:
-        return mark_safe(get_template(name).render(params))
+        frozen = b"=" + marshal.dumps(params)
+    except ValueError:
+        try:
+            frozen = b"~" + marshal.dumps(_freeze(params))
+        except _Unkeyable:
+            return mark_safe(get_template(name).render(params))
+    key = (name, get_language(), frozen)
     with _lock:
         kept = _cache.get(key)
         if kept is not None:
