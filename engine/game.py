@@ -128,6 +128,19 @@ class Game:
         self.finished = False
         self._first_hand = True
 
+    def copy(self) -> Game:
+        """An independent twin (like ``Game.from_dict(self.to_dict())``, without replaying the
+        running hand): changing one never changes the other."""
+        twin = Game.__new__(Game)
+        for name, value in vars(self).items():
+            setattr(twin, name, value)
+        twin.seats = {
+            s: SeatState(v.seat, v.stack, v.is_person, v.out_hand, v.out_stack)
+            for s, v in self.seats.items()
+        }
+        twin.hand = self.hand.copy() if self.hand is not None else None
+        return twin
+
     # ------------------------------------------------------------------ queries
     @property
     def players_with_chips(self) -> list[int]:

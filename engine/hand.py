@@ -106,6 +106,18 @@ class Award:
 class Hand:
     """The state machine of one hand. Create it, then call ``act`` until ``finished``."""
 
+    def copy(self) -> Hand:
+        """An independent twin: the same state, changed apart from this one from now on (what
+        replaying the record would build, without replaying it). Every value a hand holds is
+        immutable or a list or dict of immutable values (cards, actions, events, pots), so
+        copying those containers is enough."""
+        twin = Hand.__new__(Hand)
+        for name, value in vars(self).items():
+            if isinstance(value, list | dict):
+                value = value.copy()
+            setattr(twin, name, value)
+        return twin
+
     def __init__(self, settings: HandSettings, deck: Sequence[Card]) -> None:
         if len(deck) != 52 or len({c.id for c in deck}) != 52:
             raise ValueError("the deck must hold each of the 52 cards once")

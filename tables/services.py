@@ -160,11 +160,19 @@ class Change:
 
     @property
     def game(self) -> Game:
-        """The engine state, rebuilt once per change (replays the running hand's actions)."""
+        """The engine state, rebuilt once per change (a copy of the version this process holds,
+        else replayed from the saved state)."""
         if self._game is None:
-            if self.table.state is None:
+            table = self.table
+            if table.state is None:
                 raise Refused("not_started", _("The game has not started yet."))
-            self._game = Game.from_dict(self.table.state)
+            # This process usually holds this very version already (the last change here
+            # left it for the connections to draw): a copy of it needs no replay.
+            kept = frames.cached_snapshot(table.id, table.code, table.created_at, table.version)
+            if kept is not None and kept.game is not None:
+                self._game = kept.game.copy()
+            else:
+                self._game = Game.from_dict(table.state)
             self._turn_before = _turn_key(self._status_before, self._game)
             self._hand_before = (self._game.hand_number, self._game.hand_running)
         return self._game

@@ -7,6 +7,7 @@ import dataclasses
 
 import pytest
 
+from engine.game import Game
 from tables import claims, clock, frames, services
 from tables.models import Table
 from tests.tables.helpers import new_session
@@ -91,3 +92,36 @@ def test_a_table_keeps_only_its_two_newest_versions_in_the_cache() -> None:
     table.refresh_from_db()
     versions = sorted(k[3] for k in frames._snapshots if k[0] == table.id)
     assert versions == [table.version - 1, table.version]
+
+
+def test_a_change_starts_from_a_copy_of_the_kept_version_and_leaves_that_version_alone() -> None:
+    table, _ = table_at_a_turn()
+    copied = 0
+    for _ in range(12):
+        table.refresh_from_db()
+        kept = frames.cached_snapshot(table.id, table.code, table.created_at, table.version)
+        if kept is None or kept.game is None:
+            frames.load_snapshot(table.id)  # the next change will find this version
+            continue
+        hand = kept.game.hand
+        if hand is None or hand.finished or hand.seat_to_act is None:
+            break
+        before = kept.game.to_dict()
+        started: list[dict[str, object]] = []
+
+        def look(
+            change: services.Change, started: list[dict[str, object]] = started,
+            drawn: Game = kept.game, seat: int = hand.seat_to_act,
+        ) -> None:
+            started.append(change.game.to_dict())
+            assert change.game is not drawn
+            change.game.act(seat, "fold")  # changes the copy, not the version being drawn
+            change.mark()
+
+        services.apply_change(table.id, look)
+        assert started == [before]  # the same state the saved JSON holds...
+        assert table.state is not None
+        assert started[0] == Game.from_dict(table.state).to_dict()
+        assert kept.game.to_dict() == before  # ...and the version drawn did not move
+        copied += 1
+    assert copied >= 3
