@@ -19,12 +19,13 @@ Parts and their parameters:
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Callable
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -40,14 +41,16 @@ def play_frame(context: Any) -> SafeString:
     screen = context["screen"]
     oob = bool(context.get("oob"))
     notice = context.get("notice")
+    viewer = persp.viewer
+    seat_attr = f' data-seat="{_e(viewer)}"' if viewer is not None else ""
     parts = [
-        format_html(
-            '\n<section id="table-frame" class="table-frame table-frame--{}"{} data-testid='
-            '"table-frame" data-version="{}" data-screen="{}" data-code="{}"{}>\n  ',
-            screen, mark_safe(' hx-swap-oob="true"') if oob else "", context["version"], screen,
-            context["code"],
-            format_html(' data-seat="{}"', persp.viewer) if persp.viewer is not None else "",
-        ),
+        # The text put in is the table's own (a screen name, numbers, a table code), escaped
+        # all the same: html.escape is what Django's escape does, without its lazy-text checks
+        # (this runs for every frame of every connection).
+        f'\n<section id="table-frame" class="table-frame table-frame--{_e(screen)}"'
+        f'{_OOB if oob else ""} data-testid="table-frame" data-version="{_e(context["version"])}"'
+        f' data-screen="{_e(screen)}" data-code="{_e(context["code"])}"'
+        f"{seat_attr}>\n  ",
         play_screen(context),
         "\n</section>\n",
     ]
@@ -56,17 +59,25 @@ def play_frame(context: Any) -> SafeString:
             "tables/_notice.html", {"notice": notice, "oob": oob, "version": context["version"]}
         ))
     parts += ["\n", table_data(context["data"], oob), "\n"]
-    return mark_safe("".join(parts))  # escaped by format_html and the templates
+    return mark_safe("".join(parts))  # escaped above and by the templates
 
 
 def table_data(data: Any, oob: bool = False) -> SafeString:
     """The frame's small JSON part for scripts (``#table-data``), safe inside a script tag."""
     payload = json.dumps(data, separators=(",", ":")).translate(_JSON_ESCAPES)
-    return format_html(
-        '<script id="table-data" type="application/json"{}>{}</script>',
-        mark_safe(' hx-swap-oob="true"') if oob else "",
-        mark_safe(payload),
+    oob_attr = _OOB if oob else ""
+    return mark_safe(
+        f'<script id="table-data" type="application/json"{oob_attr}>{payload}</script>'
     )
+
+
+_OOB = ' hx-swap-oob="true"'
+
+
+def _e(value: Any) -> str:
+    """``django.utils.html.escape`` for a plain value (a number, a code), minus its lazy-text
+    handling."""
+    return html.escape(str(value))
 
 
 def _log_items(lines: list[str]) -> SafeString:
@@ -102,20 +113,19 @@ def play_screen(context: Any) -> SafeString:
         value of ``params`` and of what ``fill()`` returns that may differ between two
         connections."""
         if memo is None:
-            return render_component(name, params, fill() if fill else None)
+            return render_component(name, params, fill() if fill else None, language)
         full = ("part", language, name, *key)
         html: str | None = memo.get(full)
         if html is None:
-            html = memo[full] = render_component(name, params, fill() if fill else None)
+            made = fill() if fill else None
+            html = memo[full] = render_component(name, params, made, language)
         return html
 
     top = context["top"]
     request = context.get("request")
     tools = {"request": request, "csrf_token": csrf_token}
     parts: list[str] = [
-        format_html(
-            '<div class="table-screen" data-hand="{}">\n', hand["hand_number"] if hand else ""
-        ),
+        f'<div class="table-screen" data-hand="{_e(hand["hand_number"]) if hand else ""}">\n',
         '<header class="table-top" id="table-info" data-testid="table-info">\n  ',
         shared((top["watching"],), "tables/_table_info.html", {"top": top}),
         "  ",
@@ -129,10 +139,8 @@ def play_screen(context: Any) -> SafeString:
         else render_component("tables/_table_tools.html", tools),
         "</header>\n\n",
         '<div class="ring">\n  <div class="felt" aria-hidden="true"></div>\n  ',
-        format_html(
-            '<ol class="seats opponents" id="seats" data-testid="seats" aria-label="{}">\n    ',
-            _("Players"),
-        ),
+        '<ol class="seats opponents" id="seats" data-testid="seats" aria-label='
+        f'"{_e(_("Players"))}">\n    ',
     ]
     for seat in seats:
         if not seat["you"]:
@@ -147,7 +155,7 @@ def play_screen(context: Any) -> SafeString:
     if you_seat:
         parts.append(render_component("tables/_me.html", {
             "code": code, "s": you_seat, "best": context.get("best"), "csrf_token": csrf_token,
-        }))
+        }, language=language))
     if persp.pass_and_play:
         reveal = [
             {"seat": s["seat"], "name": s["name"]}
@@ -156,7 +164,7 @@ def play_screen(context: Any) -> SafeString:
         parts += ["\n\n", render_component("tables/_pass_controls.html", {
             "code": code, "shown": persp.viewer is not None, "legal": bool(legal),
             "reveal": reveal, "csrf_token": csrf_token,
-        })]
+        }, language=language)]
     parts.append("\n\n")
     finished = bool(hand and hand["finished"])
     if legal:
@@ -184,7 +192,7 @@ def play_screen(context: Any) -> SafeString:
             "current_bet": hand["current_bet"], "pot_total": hand["pot_total"],
             "big_blind": hand["big_blind"], "events": hand["event_count"],
             "your_bet": you["bet"] if you else 0,
-        }))
+        }, language=language))
     else:
         pre = bool(
             you and you["in_hand"] and not you["folded"] and not you["all_in"]
@@ -204,6 +212,6 @@ def play_screen(context: Any) -> SafeString:
             "hand_number": hand["hand_number"] if hand else "",
             "current_bet": hand["current_bet"] if hand else "",
             "waiting": waiting,
-        }))
+        }, language=language))
     parts.append("</div>\n")
-    return mark_safe("".join(parts))  # every part is escaped by its template or format_html
+    return mark_safe("".join(parts))  # every part is escaped by its template or above

@@ -227,9 +227,10 @@ def test_every_part_with_filled_in_values_is_the_part_drawn_with_them(
     real = fragments.render_component
 
     def recording(
-        name: str, params: dict[str, Any], fill: dict[str, Any] | None = None
+        name: str, params: dict[str, Any], fill: dict[str, Any] | None = None,
+        language: str | None = None,
     ) -> SafeString:
-        html = real(name, params, fill)
+        html = real(name, params, fill, language)
         if fill:
             calls.append((name, params, fill, html))
         return html
