@@ -6,9 +6,11 @@ deck, burnt cards or mucked hands. The full event list is filtered the same way.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from engine.evaluator import evaluate
+from engine.cards import Card
+from engine.evaluator import HandValue, evaluate
 from engine.events import DEAL_HOLE, SHOW, Event
 from engine.game import Game
 from engine.hand import STREETS, Hand
@@ -92,11 +94,18 @@ def hand_view(hand: Hand, viewer: int | None, *, events: bool = True) -> dict[st
     return view
 
 
+@lru_cache(maxsize=4096)
+def _best(cards: tuple[Card, ...]) -> HandValue:
+    """The best five of a seat's cards and the board; the same at every change of a street,
+    for every phone drawn: worked out once."""
+    return evaluate(cards)
+
+
 def _add_own(view: dict[str, Any], hand: Hand, viewer: int) -> None:
     i = hand.seats.index(viewer)
     own = hand.hole[i] + tuple(hand.board)
     view["you"] = viewer
-    best = evaluate(own) if len(own) >= 5 else None
+    best = _best(own) if len(own) >= 5 else None
     view["your_best"] = best.key if best else None
     view["your_best_name"] = best.name if best else None
 
