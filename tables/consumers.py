@@ -29,8 +29,8 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils.translation import activate
 from django.utils.translation import gettext as _
-from django.utils.translation import override
 
 from tables import claims, codes, ratelimit, services
 from tables.frames import (
@@ -48,7 +48,7 @@ from tables.frames import (
     render_notice,
     reveal,
 )
-from tables.langs import language_from_scope
+from tables.langs import language_from_scope, speaking
 from tables.models import Table
 from tables.protocol import BadMessage, Message, parse
 
@@ -118,6 +118,8 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
 
     async def connect(self) -> None:
         self.language = language_from_scope(self.scope)
+        # This connection's task speaks its own language from now on (see langs.speaking).
+        activate(self.language)
         self.pass_state = PassState()
         self.sent_version = -1
         self.hashes, session_key = await database_sync_to_async(_session_info)(
@@ -129,7 +131,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         table, limited = await database_sync_to_async(_lookup)(code, keys)
         await self.accept()
         if table is None:
-            with override(self.language):
+            with speaking(self.language):
                 await self._refuse(limited)
             return
         self.table_id = table.id
@@ -173,11 +175,11 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         try:
             message = parse(text_data, bytes_data, settings.TABLES_MAX_MESSAGE)
         except BadMessage as exc:
-            with override(self.language):
+            with speaking(self.language):
                 await self.send_notice(error_notice(exc.code, exc.message))
             return
         handler = getattr(self, f"on_{message.type}")
-        with override(self.language):
+        with speaking(self.language):
             await handler(message)
 
     async def on_action(self, message: Message) -> None:

@@ -40,6 +40,7 @@ from engine.game import Game
 from engine.views import game_view, view_for, visible_events
 from tables import codes, screens
 from tables.describe import Log
+from tables.langs import speaking
 from tables.models import Seat, Table
 from tables.prepared import Prepared
 from tables.qr import qr_svg
@@ -567,7 +568,7 @@ def _log_lines(snapshot: Snapshot) -> list[str]:
 
 def render_frame(snapshot: Snapshot, persp: Perspective, options: FrameOptions) -> str:
     """The websocket message: HTML elements swapped in by id (hx-swap-oob)."""
-    with override(options.language):
+    with speaking(options.language):
         context = frame_context(snapshot, persp, options)
         if context["screen"] in ("play", "watch"):
             return screens.play_frame(context)  # what the template would call, without it

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from django.conf import settings
-from django.utils.translation import get_supported_language_variant
+from django.utils.translation import get_language, get_supported_language_variant, override
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 
@@ -24,3 +25,10 @@ def language_from_scope(scope: dict[str, Any]) -> str:
         except LookupError:
             continue
     return settings.LANGUAGE_CODE
+
+
+def speaking(language: str) -> AbstractContextManager[Any]:
+    """``translation.override(language)``, or nothing to do when it is the active language
+    already (a websocket connection activates its own once: every frame it draws would
+    otherwise switch the language on and back)."""
+    return nullcontext() if get_language() == language else override(language)

@@ -66,10 +66,15 @@ class Frame:
 class Phone:
     """A websocket client at a table, keeping every frame it received."""
 
-    def __init__(self, code: str, session_key: str | None, origin: bytes | None = ORIGIN) -> None:
+    def __init__(
+        self, code: str, session_key: str | None, origin: bytes | None = ORIGIN,
+        language: str | None = None,
+    ) -> None:
         from config.asgi import application
 
         headers = [(b"host", b"testserver")]
+        if language:
+            headers.append((b"accept-language", language.encode()))
         if origin is not None:
             headers.append((b"origin", origin))
         if session_key:

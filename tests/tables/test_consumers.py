@@ -54,6 +54,32 @@ async def test_the_lobby_shows_who_joins_live() -> None:
     await phone.close()
 
 
+async def test_phones_in_different_languages_at_one_table_each_get_their_own() -> None:
+    """Each connection draws in its own language, whatever the others speak."""
+    table, [asha, bikash] = await lobby(["Asha", "Bikash"])
+    nepali = Phone(table.code, asha, language="ne")
+    english = Phone(table.code, bikash, language="en")
+    for phone in (nepali, english):
+        await phone.connect()
+    hashes = await database_sync_to_async(lambda: claims_of(asha))()
+    await database_sync_to_async(services.start_game)(table.id, hashes)
+    ne = await nepali.until_version(table.version + 1)
+    en = await english.until_version(table.version + 1)
+    assert ne.screen == en.screen == "play"
+    assert 'aria-label="खेलाडीहरू"' in ne.text and 'aria-label="Players"' not in ne.text
+    assert 'aria-label="Players"' in en.text and "खेलाडीहरू" not in en.text
+    for phone in (nepali, english):
+        await phone.close()
+
+
+def claims_of(session_key: str) -> list[str]:
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from tables import claims
+
+    return claims.session_hashes(SessionStore(session_key=session_key))
+
+
 async def test_a_lobby_frame_over_the_websocket_holds_the_join_qr_code() -> None:
     table, [asha] = await lobby(["Asha"])
     phone = Phone(table.code, asha)
