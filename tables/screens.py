@@ -122,6 +122,7 @@ def play_screen(context: Any) -> SafeString:
         return html
 
     top = context["top"]
+    center = context["center"]
     request = context.get("request")
     tools = {"request": request, "csrf_token": csrf_token}
     parts: list[str] = [
@@ -149,7 +150,15 @@ def play_screen(context: Any) -> SafeString:
             parts += ["<li>", shared(key, "components/seat.html", {"seat": seat}), "</li>"]
     parts += [
         "\n  </ol>\n  ",
-        shared((), "tables/_table_center.html", {"code": code, "center": context["center"]}),
+        # The last line of the log and the event count change at every version; the board and
+        # the pots only when cards come or chips go in: those are the drawing's key.
+        shared((), "tables/_table_center.html", {"code": code, "center": {
+            **center, "last_line": slot("last_line") if center["last_line"] else "",
+            "events": slot("events"), "hand_number": slot("hand_number"),
+        }}, lambda: {
+            "last_line": center["last_line"], "events": center["events"],
+            "hand_number": center["hand_number"],
+        }),
         "\n</div>\n\n",
     ]
     if you_seat:

@@ -251,6 +251,7 @@ def test_every_part_with_filled_in_values_is_the_part_drawn_with_them(
                         checked.add(name)
     assert checked >= {
         "tables/_action_bar.html", "tables/_log_drawer.html", "tables/_waiting_bar.html",
+        "tables/_table_center.html",
     }
 
 
