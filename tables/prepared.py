@@ -11,7 +11,7 @@ model instances the usual way (``Model.from_db``), so callers cannot tell the di
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, TypeVar, cast
 from weakref import WeakKeyDictionary
 
@@ -21,6 +21,8 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models.sql.compiler import SQLCompiler
 
 M = TypeVar("M", bound=models.Model)
+# The compiler, its SQL and parameters, where the value goes, the fields' names, converters.
+_Compiled = tuple[SQLCompiler, str, list[Any], int, list[str], dict[int, Any]]
 
 # Stands for the value in the compiled query; never a real primary key (they are positive).
 MARKER = -7_919_393_727
@@ -36,13 +38,13 @@ class Prepared(Generic[M]):
         self.build = build
         # One compiled query per connection (a connection belongs to one thread).
         self._compiled: WeakKeyDictionary[
-            BaseDatabaseWrapper, tuple[SQLCompiler, str, list[Any], int, list[str]]
+            BaseDatabaseWrapper, _Compiled
         ] = WeakKeyDictionary()
         self._lock = threading.Lock()
 
     def _compile(
         self, connection: BaseDatabaseWrapper, using: str
-    ) -> tuple[SQLCompiler, str, list[Any], int, list[str]]:
+    ) -> _Compiled:
         queryset = self.build(MARKER)
         compiler = queryset.query.get_compiler(using=using)
         try:
@@ -58,7 +60,12 @@ class Prepared(Generic[M]):
         attnames = [column.target.attname for column, _, _ in compiler.select]
         if len(attnames) != len(model._meta.concrete_fields):
             raise ValueError("only querysets that load every field")
-        compiled = (compiler, sql, list(params), at[0], attnames)
+        # What Django's results_iter does to every row (JSON, dates...), worked out once.
+        columns = [column for column, _, _ in compiler.select[: compiler.col_count]]
+        if compiler.has_composite_fields(columns):
+            raise ValueError("only querysets without composite fields")
+        converters = compiler.get_converters(columns)
+        compiled = (compiler, sql, list(params), at[0], attnames, converters)
         with self._lock:
             self._compiled[connection] = compiled
         return compiled
@@ -68,14 +75,16 @@ class Prepared(Generic[M]):
         compiled = self._compiled.get(connection)
         if compiled is None:
             compiled = self._compile(connection, using)
-        compiler, sql, params, at, attnames = compiled
+        compiler, sql, params, at, attnames, converters = compiled
         params = params.copy()
         params[at] = value
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
-            rows = cursor.fetchall()
+            rows: Iterable[Any] = cursor.fetchall()
+        if converters:
+            rows = compiler.apply_converters(rows, converters)
         model = cast(type[M], compiler.query.model)
-        return [model.from_db(using, attnames, row) for row in compiler.results_iter([rows])]
+        return [model.from_db(using, attnames, row) for row in rows]
 
 
 _updates: WeakKeyDictionary[
