@@ -95,8 +95,9 @@ _updates: WeakKeyDictionary[
 def update_fields(instance: models.Model, fields: Sequence[str]) -> None:
     """``instance.save(update_fields=fields)`` for an instance loaded from the database, with
     the UPDATE statement built once per connection and model and set of fields (fields such
-    as ``auto_now`` dates get their new value, as in ``save``). Raises ``LookupError`` if no
-    row was updated."""
+    as ``auto_now`` dates get their new value, as in ``save``). Unlike ``save`` it sends no
+    ``pre_save``/``post_save`` signals (the tables app has no receivers for them). Raises
+    ``LookupError`` if no row was updated."""
     using = instance._state.db or DEFAULT_DB_ALIAS
     connection = connections[using]
     model = type(instance)
