@@ -24,6 +24,8 @@ import asyncio
 import json
 import random
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, MutableMapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -277,7 +279,9 @@ _table_locked_or_skipped = prepared.Prepared(
 # to a seat goes through apply_change and bumps the version, except presence (``last_seen``),
 # which is left out and loaded if anything reads it.
 _SEAT_FIELDS = [f.attname for f in Seat._meta.concrete_fields if f.attname != "last_seen"]
-_seat_rows: dict[int, tuple[tuple[str, datetime], int, list[list[Any]]]] = {}
+_seat_rows: OrderedDict[int, tuple[tuple[str, datetime], int, list[list[Any]]]] = OrderedDict()
+_seat_rows_lock = threading.Lock()
+SEAT_ROWS_KEPT = 4096  # tables; the oldest written are forgotten first
 
 
 def _seats_at(table: Table) -> list[Seat]:
@@ -290,7 +294,11 @@ def _seats_at(table: Table) -> list[Seat]:
 
 def _keep_seats(table: Table, seats: list[Seat]) -> None:
     rows = [[getattr(seat, name) for name in _SEAT_FIELDS] for seat in seats]
-    _seat_rows[table.id] = ((table.code, table.created_at), table.version, rows)
+    with _seat_rows_lock:
+        _seat_rows[table.id] = ((table.code, table.created_at), table.version, rows)
+        _seat_rows.move_to_end(table.id)
+        while len(_seat_rows) > SEAT_ROWS_KEPT:
+            _seat_rows.popitem(last=False)
 
 
 _TABLE_FIELDS = [f.attname for f in Table._meta.concrete_fields if not f.primary_key]

@@ -142,3 +142,11 @@ def test_a_change_reuses_the_seats_this_process_committed_only_at_that_version()
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
     services.apply_change(table.pk, look)
     assert seen[-1][1]["name"] == "Renamed" and seen[-1] == from_db()
+
+
+def test_the_seats_kept_per_table_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(services, "SEAT_ROWS_KEPT", 2)
+    tables = [started_table() for _ in range(3)]  # each start is a change that keeps seats
+    for table in tables:
+        services.apply_change(table.pk, lambda change: change.mark())
+    assert list(services._seat_rows) == [tables[1].pk, tables[2].pk]
