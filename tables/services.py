@@ -718,9 +718,10 @@ def act(
     def mutate(change: Change) -> ActOutcome:
         table = change.table
         mine = change.positions_of(hashes)
+        actor = _actor_of(change, mine, seat)
         # The id is claimed first: a double tap finds it taken and changes nothing. Every
         # refusal below rolls the claim back with the rest of the transaction.
-        if not _claim_action(table.id, action_id, _actor_of(change, mine, seat), {
+        if not _claim_action(table.id, action_id, actor, {
             "version": table.version + 1,
         }, change.now):
             return ActOutcome(False, table.version)
@@ -737,8 +738,7 @@ def act(
             raise Refused("no_hand", _("Wait for the next hand."))
         assert game.hand is not None
         to_act = game.hand.seat_to_act
-        actor = seat if seat is not None else (to_act if to_act in mine else mine[0])
-        if actor != to_act:
+        if actor != to_act:  # (a seat named is one of ``mine`` by now: see _actor_of)
             raise Refused(
                 "not_your_turn",
                 _("It is not your turn: %(name)s is to act.") % {"name": change.name_of(to_act)},
@@ -769,9 +769,9 @@ _ACTIONS = ProcessedAction._meta.db_table
 
 
 def _actor_of(change: Change, mine: list[int], seat: int | None) -> int:
-    """The seat an action is for, recorded with its id: the one named, else this phone's
-    seat that is to act, else its first. (A seat named that is not this phone's is refused
-    right after, and the record with it.)"""
+    """The seat an action is for: the one named, else this phone's seat that is to act, else
+    its first. (A seat named that is not this phone's is refused right after the claim, and
+    the claim with it; 0 only stands in for such a seat in that claim.)"""
     if seat is not None:
         return seat if seat in mine else 0
     table = change.table

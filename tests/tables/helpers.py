@@ -16,6 +16,7 @@ from django.urls import reverse
 from engine.cards import RANK_NAMES, SUIT_NAMES, Card
 from engine.game import Game
 from engine.history import replay
+from tables import claims, services
 from tables.models import Hand, Table
 
 ORIGIN = b"http://testserver"
@@ -148,6 +149,19 @@ def allowed_cards(state: dict[str, Any] | None, viewer: int | None) -> set[Card]
 
 def leaked_cards(text: str, allowed: set[Card]) -> list[str]:
     return sorted(str(card) for card in cards_in(text) - allowed)
+
+
+def pass_and_play(names: list[str], seat_count: int) -> tuple[Table, list[str]]:
+    """A started pass-and-play table (every person on one phone, computers in the seats left):
+    the table as saved, and that phone's seat claims."""
+    session = new_session()
+    table = services.create_table(
+        session, names, services.TableSettings(seat_count=seat_count), mode=Table.Mode.LOCAL
+    )
+    hashes = claims.session_hashes(session)
+    services.start_game(table.id, hashes)
+    table.refresh_from_db()
+    return table, hashes
 
 
 def game_of(table: Table) -> Game:

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.game import Game
-from tables import claims, services
+from tables import services
 from tables.models import ProcessedAction, Table
-from tests.tables.helpers import new_session
+from tests.tables.helpers import game_of, pass_and_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -16,16 +15,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def a_turn() -> tuple[Table, list[str], int, int]:
     """A pass-and-play table at a person's turn: the table, the phone's claims, the seat to
     act and the phone's other seat."""
-    session = new_session()
-    table = services.create_table(
-        session, ["Asha", "Bikash", "Chandra"], services.TableSettings(seat_count=3),
-        mode=Table.Mode.LOCAL,
-    )
-    hashes = claims.session_hashes(session)
-    services.start_game(table.id, hashes)
-    table.refresh_from_db()
-    assert table.state is not None
-    game = Game.from_dict(table.state)
+    table, hashes = pass_and_play(["Asha", "Bikash", "Chandra"], 3)
+    game = game_of(table)
     assert game.hand is not None and game.hand.seat_to_act is not None
     to_act = game.hand.seat_to_act
     other = next(s for s in range(3) if s != to_act)

@@ -9,9 +9,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from tables import claims, prepared, services
+from tables import prepared, services
 from tables.models import Seat, Table
-from tests.tables.helpers import new_session
+from tests.tables.helpers import pass_and_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,14 +22,7 @@ def row_values(instance: object) -> dict[str, object]:
 
 
 def started_table() -> Table:
-    session = new_session()
-    table = services.create_table(
-        session, ["Asha", "Bikash"], services.TableSettings(seat_count=3),
-        mode=Table.Mode.LOCAL,
-    )
-    services.start_game(table.id, claims.session_hashes(session))
-    table.refresh_from_db()
-    return table
+    return pass_and_play(["Asha", "Bikash"], 3)[0]
 
 
 def test_prepared_queries_load_what_the_orm_loads() -> None:

@@ -8,9 +8,9 @@ import dataclasses
 import pytest
 
 from engine.game import Game
-from tables import claims, clock, frames, services
+from tables import clock, frames, services
 from tables.models import Table
-from tests.tables.helpers import new_session
+from tests.tables.helpers import pass_and_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,15 +24,7 @@ def fields(snapshot: frames.Snapshot) -> dict[str, object]:
 
 
 def table_at_a_turn() -> tuple[Table, list[str]]:
-    session = new_session()
-    table = services.create_table(
-        session, ["Asha", "Bikash", "Chandra"], services.TableSettings(seat_count=4),
-        mode=Table.Mode.LOCAL,
-    )
-    hashes = claims.session_hashes(session)
-    services.start_game(table.id, hashes)
-    table.refresh_from_db()
-    return table, hashes
+    return pass_and_play(["Asha", "Bikash", "Chandra"], 4)
 
 
 def test_the_committed_version_is_cached_as_loading_it_would_build_it() -> None:
