@@ -106,7 +106,13 @@ def render_component(
         text = text.replace(slot(key), printed)
     if _SLOT_OPEN in text:
         raise ValueError(f"{name}: a slot was left without a value")
-    return mark_safe(text)
+    return SafeString(text)  # mark_safe for a plain str, minus its lazy-text wrapper
+
+
+# marshal's format 2: equal values give equal bytes. From format 3 on, a string or a tuple
+# that appears twice as the same object, or an interned string, is written differently from
+# an equal one that does not: equal parameters could then miss the cache and be drawn again.
+_MARSHAL = 2
 
 
 def _render_component(name: str, params: dict[str, Any], language: str) -> SafeString:
@@ -116,10 +122,10 @@ def _render_component(name: str, params: dict[str, Any], language: str) -> SafeS
     # takes only exact built-in types: usually the parameters are nothing else and go as they
     # are; a safe or lazy string (a subclass) makes it refuse, and ``_freeze`` names those.
     try:
-        frozen = b"=" + marshal.dumps(params)
+        frozen = b"=" + marshal.dumps(params, _MARSHAL)
     except ValueError:
         try:
-            frozen = b"~" + marshal.dumps(_freeze(params))
+            frozen = b"~" + marshal.dumps(_freeze(params), _MARSHAL)
         except _Unkeyable:
             return mark_safe(get_template(name).render(params))
     key = (name, language, frozen)
@@ -127,7 +133,7 @@ def _render_component(name: str, params: dict[str, Any], language: str) -> SafeS
         kept = _cache.get(key)
         if kept is not None:
             _cache.move_to_end(key)
-            return mark_safe(kept)
+            return SafeString(kept)
     html = mark_safe(get_template(name).render(params))
     with _lock:
         _cache[key] = str.__str__(html)  # kept as a plain string: untracked by the collector

@@ -60,3 +60,19 @@ def test_filled_values_are_written_into_one_kept_drawing_escaped() -> None:
     assert "\ue000" not in first + second  # no marker reaches a phone
     with pytest.raises(ValueError, match="without a value"):
         fragments.render_component(CHIPS, params, fill={"amount": 5})
+
+
+def test_equal_values_find_the_same_kept_part_whatever_objects_hold_them() -> None:
+    """marshal's newer formats write a value seen twice, or an interned string, apart from an
+    equal one: the key must not depend on that, or equal seats are drawn again and again."""
+    import sys
+
+    fragments.clear()
+    word = "".join(["Main ", "pot"])  # a string of its own, not interned
+    label = sys.intern("Main pot")
+    first = {"amount": 5, "kind": "pot", "label": word, "zero": [word, word]}
+    second = {"amount": 5, "kind": "pot", "label": label, "zero": ["Main pot", "".join("Main pot")]}
+    assert first == second
+    fragments.render_component(CHIPS, first)
+    fragments.render_component(CHIPS, second)
+    assert len(fragments._cache) == 1
