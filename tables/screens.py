@@ -26,7 +26,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils.html import conditional_escape
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -59,14 +59,14 @@ def play_frame(context: Any) -> SafeString:
             "tables/_notice.html", {"notice": notice, "oob": oob, "version": context["version"]}
         ))
     parts += ["\n", table_data(context["data"], oob), "\n"]
-    return mark_safe("".join(parts))  # escaped above and by the templates
+    return SafeString("".join(parts))  # escaped above and by the templates
 
 
 def table_data(data: Any, oob: bool = False) -> SafeString:
     """The frame's small JSON part for scripts (``#table-data``), safe inside a script tag."""
     payload = json.dumps(data, separators=(",", ":")).translate(_JSON_ESCAPES)
     oob_attr = _OOB if oob else ""
-    return mark_safe(
+    return SafeString(
         f'<script id="table-data" type="application/json"{oob_attr}>{payload}</script>'
     )
 
@@ -82,10 +82,34 @@ def _e(value: Any) -> str:
 
 def _log_items(lines: list[str]) -> SafeString:
     """The log's lines as list items, escaped as the template would print them."""
-    return mark_safe("".join([f"<li>{conditional_escape(line)}</li>" for line in lines]))
+    return SafeString("".join([f"<li>{conditional_escape(line)}</li>" for line in lines]))
 
 
 _JSON_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
+
+
+# What components/seat.html and tables/_me.html read of a seat (tables.frames._public_seats
+# has more, e.g. what the seat put in the pot this hand, which would only tell apart drawings
+# that are the same).
+_SEAT_KEYS = (
+    "seat", "name", "computer", "away", "out", "you", "turn", "remaining", "total", "paused",
+    "in_hand", "cards", "folded", "all_in", "button", "small_blind", "big_blind", "won",
+    "hand_key", "hand_name", "winning_cards",
+)
+
+
+def _seat_part(row: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A seat's parameters for its drawing, and the values filled in: its chips and its bet
+    change at almost every action, the rest seldom, so the drawing is mostly found kept."""
+    params = {key: row[key] for key in _SEAT_KEYS}
+    params["stack"] = slot("stack")
+    filled: dict[str, Any] = {"stack": row["stack"]}
+    if row["bet"]:
+        params["bet"] = slot("bet")  # the templates test it: only when it is not 0
+        filled["bet"] = row["bet"]
+    else:
+        params["bet"] = 0
+    return params, filled
 
 
 def play_screen(context: Any) -> SafeString:
@@ -105,20 +129,26 @@ def play_screen(context: Any) -> SafeString:
     language = get_language()
 
     def shared(
-        key: tuple[Any, ...], name: str, params: dict[str, Any],
-        fill: Callable[[], dict[str, Any]] | None = None,
+        key: tuple[Any, ...], name: str, params: dict[str, Any] | None = None,
+        fill: Callable[[], dict[str, Any]] | None = None, seat: dict[str, Any] | None = None,
     ) -> str:
         """A part drawn alike for every connection at this version: found by ``key`` in the
         snapshot's memo before a cache key is built from every parameter. ``key`` holds every
         value of ``params`` and of what ``fill()`` returns that may differ between two
-        connections."""
-        if memo is None:
-            return render_component(name, params, fill() if fill else None, language)
+        connections. ``seat``: a seat's row, drawn by components/seat.html."""
         full = ("part", language, name, *key)
-        html: str | None = memo.get(full)
+        html: str | None = memo.get(full) if memo is not None else None
         if html is None:
-            made = fill() if fill else None
-            html = memo[full] = render_component(name, params, made, language)
+            made: dict[str, Any] | None
+            if seat is not None:
+                drawn, made = _seat_part(seat)
+                params = {"seat": drawn}
+            else:
+                made = fill() if fill else None
+            assert params is not None
+            html = render_component(name, params, made, language)
+            if memo is not None:
+                memo[full] = html
         return html
 
     top = context["top"]
@@ -147,7 +177,7 @@ def play_screen(context: Any) -> SafeString:
         if not seat["you"]:
             cards = tuple(seat["cards"]) if seat["cards"] else None
             key = (seat["seat"], seat["mine"], seat["remaining"], cards)
-            parts += ["<li>", shared(key, "components/seat.html", {"seat": seat}), "</li>"]
+            parts += ["<li>", shared(key, "components/seat.html", seat=seat), "</li>"]
     parts += [
         "\n  </ol>\n  ",
         # The last line of the log and the event count change at every version; the board and
@@ -162,9 +192,22 @@ def play_screen(context: Any) -> SafeString:
         "\n</div>\n\n",
     ]
     if you_seat:
+        params, filled = _seat_part(you_seat)
+        # Your cards and the line under them are drawn apart (each kept as such) and written
+        # into your place, which then only changes with your turn, your bet, a fold...
+        filled["cards"] = render_component("tables/_my_cards.html", {
+            "cards": params.pop("cards"), "winning_cards": params.pop("winning_cards"),
+            "in_hand": params["in_hand"], "folded": params["folded"],
+        }, language=language)
+        filled["best_line"] = render_component("tables/_my_best.html", {
+            "won": params["won"], "hand_key": params.pop("hand_key"),
+            "hand_name": params.pop("hand_name"), "best": context.get("best"),
+        }, language=language)
+        params["won"] = bool(params["won"])
         parts.append(render_component("tables/_me.html", {
-            "code": code, "s": you_seat, "best": context.get("best"), "csrf_token": csrf_token,
-        }, language=language))
+            "code": code, "s": params, "cards": slot("cards"), "best_line": slot("best_line"),
+            "csrf_token": csrf_token,
+        }, fill=filled, language=language))
     if persp.pass_and_play:
         reveal = [
             {"seat": s["seat"], "name": s["name"]}
@@ -223,4 +266,4 @@ def play_screen(context: Any) -> SafeString:
             "waiting": waiting,
         }, language=language))
     parts.append("</div>\n")
-    return mark_safe("".join(parts))  # every part is escaped by its template or above
+    return SafeString("".join(parts))  # every part is escaped by its template or above

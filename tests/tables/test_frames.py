@@ -217,8 +217,9 @@ def _with_values(value: Any, tokens: dict[str, Any]) -> Any:
 def test_every_part_with_filled_in_values_is_the_part_drawn_with_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Whatever is drawn with markers and filled in (the action bar, the log, the waiting bar)
-    equals its template drawn with the values themselves, for every viewer, in both languages."""
+    """Whatever is drawn with markers and filled in (the action bar, the log, the waiting bar,
+    the seats' chips, your cards) equals its template drawn with the values themselves, for
+    every viewer, in both languages."""
     from django.template.loader import get_template
 
     from tables import screens
@@ -251,7 +252,7 @@ def test_every_part_with_filled_in_values_is_the_part_drawn_with_them(
                         checked.add(name)
     assert checked >= {
         "tables/_action_bar.html", "tables/_log_drawer.html", "tables/_waiting_bar.html",
-        "tables/_table_center.html",
+        "tables/_table_center.html", "components/seat.html", "tables/_me.html",
     }
 
 
