@@ -19,7 +19,9 @@ the template, never tested, filtered or looped over; tests and loops use ``param
 
 from __future__ import annotations
 
+import functools
 import marshal
+import re
 import secrets
 import threading
 from collections import OrderedDict
@@ -32,7 +34,7 @@ from django.utils.autoreload import file_changed
 from django.utils.formats import localize
 from django.utils.functional import Promise
 from django.utils.html import conditional_escape
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
 KEPT = 8192  # fragments of a few hundred bytes to a few kilobytes: some megabytes at most
@@ -82,6 +84,7 @@ _SLOT_OPEN = f"\ue000{secrets.token_hex(6)}:"
 _SLOT_CLOSE = "\ue001"
 
 
+@functools.cache
 def slot(name: str) -> str:
     """The marker passed in ``params`` where the template prints ``fill[name]``."""
     return f"{_SLOT_OPEN}{name}{_SLOT_CLOSE}"
@@ -94,19 +97,24 @@ def render_component(
     """``name`` rendered with ``params`` alone, from the cache when it was drawn before, with
     the values of ``fill`` written where ``params`` holds their ``slot``. ``language``: the
     active language, when the caller knows it already."""
-    html = _render_component(name, params, language or get_language())
+    html = _kept(name, params, language or get_language())
     if not fill:
-        return html
-    text = str.__str__(html)
-    for key, value in fill.items():
-        if type(value) is int and not settings.USE_THOUSAND_SEPARATOR:
-            printed = str(value)  # what localize gives a whole number then, much faster
+        return SafeString(html)  # mark_safe for a plain str, minus its lazy-text wrapper
+    pieces = _pieces(html)
+    if len(pieces) == 1:
+        return SafeString(html)
+    out = list(pieces)
+    thousands = settings.USE_THOUSAND_SEPARATOR
+    for at in range(1, len(out), 2):
+        try:
+            value = fill[out[at]]
+        except KeyError:
+            raise ValueError(f"{name}: the slot {out[at]!r} was left without a value") from None
+        if type(value) is int and not thousands:
+            out[at] = str(value)  # what localize gives a whole number then, much faster
         else:
-            printed = str(conditional_escape(localize(value)))
-        text = text.replace(slot(key), printed)
-    if _SLOT_OPEN in text:
-        raise ValueError(f"{name}: a slot was left without a value")
-    return SafeString(text)  # mark_safe for a plain str, minus its lazy-text wrapper
+            out[at] = str(conditional_escape(localize(value)))
+    return SafeString("".join(out))
 
 
 # marshal's format 2: equal values give equal bytes. From format 3 on, a string or a tuple
@@ -115,7 +123,8 @@ def render_component(
 _MARSHAL = 2
 
 
-def _render_component(name: str, params: dict[str, Any], language: str) -> SafeString:
+def _kept(name: str, params: dict[str, Any], language: str) -> str:
+    """The component's HTML (safe, as a plain ``str``): the kept one, else drawn and kept."""
     # Bytes, not nested tuples: the garbage collector does not track bytes, and thousands of
     # cached keys would otherwise lengthen every full collection (a pause every phone at the
     # server waits through). marshal writes each type apart (True, 1 and 1.0 differ) and
@@ -127,24 +136,42 @@ def _render_component(name: str, params: dict[str, Any], language: str) -> SafeS
         try:
             frozen = b"~" + marshal.dumps(_freeze(params), _MARSHAL)
         except _Unkeyable:
-            return mark_safe(get_template(name).render(params))
+            return str.__str__(get_template(name).render(params))
     key = (name, language, frozen)
     with _lock:
         kept = _cache.get(key)
         if kept is not None:
             _cache.move_to_end(key)
-            return SafeString(kept)
-    html = mark_safe(get_template(name).render(params))
+            return kept
+    html = str.__str__(get_template(name).render(params))  # a plain string: not tracked
     with _lock:
-        _cache[key] = str.__str__(html)  # kept as a plain string: untracked by the collector
+        _cache[key] = html
         while len(_cache) > KEPT:
             _cache.popitem(last=False)
     return html
 
 
+# A kept drawing with slots, cut at them once: text, slot name, text, ..., text. Keyed by the
+# drawing itself (the very string the cache holds, so its hash is worked out once).
+_split: dict[str, tuple[str, ...]] = {}
+_SLOT_PATTERN = re.compile(f"{re.escape(_SLOT_OPEN)}([^{_SLOT_CLOSE}]*){_SLOT_CLOSE}")
+
+
+def _pieces(html: str) -> tuple[str, ...]:
+    pieces = _split.get(html)
+    if pieces is None:
+        pieces = tuple(_SLOT_PATTERN.split(html))
+        with _lock:
+            if len(_split) >= KEPT:
+                _split.clear()
+            _split[html] = pieces
+    return pieces
+
+
 def clear() -> None:
     with _lock:
         _cache.clear()
+        _split.clear()
 
 
 @receiver(file_changed)

@@ -60,6 +60,13 @@ def test_filled_values_are_written_into_one_kept_drawing_escaped() -> None:
     assert "\ue000" not in first + second  # no marker reaches a phone
     with pytest.raises(ValueError, match="without a value"):
         fragments.render_component(CHIPS, params, fill={"amount": 5})
+    # The amount is printed twice (as data and as text): both get it. A value that holds
+    # another slot's marker is written as it is, never filled in turn.
+    sly = fragments.render_component(
+        CHIPS, params, fill={"amount": 7, "label": fragments.slot("amount")}
+    )
+    assert 'data-amount="7"' in sly and '"chips__amount">7<' in sly
+    assert fragments.slot("amount") in sly
 
 
 def test_equal_values_find_the_same_kept_part_whatever_objects_hold_them() -> None:
