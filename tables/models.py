@@ -78,6 +78,9 @@ class Table(models.Model):
     # engine.game.Game.to_dict(): holds the running hand's deck, so it never leaves the server.
     state = models.JSONField(null=True, blank=True)
     version = models.PositiveBigIntegerField(default=0)
+    # The ids of the last actions applied here, newest last (tables.services.act: a double tap
+    # is applied once). Written with the rest of the row: no statement of its own.
+    recent_actions = models.JSONField(default=list, blank=True)
     next_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     deadline_kind = models.CharField(
         max_length=10, choices=Deadline.choices, default=Deadline.NONE, blank=True
@@ -199,24 +202,6 @@ class Hand(models.Model):
     @property
     def finished(self) -> bool:
         return self.ended_at is not None
-
-
-class ProcessedAction(models.Model):
-    """An action id already applied at a table: a double tap is applied once."""
-
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
-    action_id = models.CharField(max_length=64)
-    seat = models.PositiveSmallIntegerField()
-    result = models.JSONField(default=dict)
-    created_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["table", "action_id"], name="action_id_once_per_table"),
-        ]
-
-    def __str__(self) -> str:
-        return f"action {self.action_id} at table {self.table_id}"
 
 
 class FailedJoin(models.Model):

@@ -21,7 +21,6 @@ Moderation (the admin) uses the same path, e.g.::
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import secrets
 import threading
@@ -45,7 +44,7 @@ from engine.game import Game, GameError
 from engine.history import hand_record
 from tables import claims, frames, prepared
 from tables.codes import new_code
-from tables.models import NAME_MAX, FormerClaim, Hand, ProcessedAction, Seat, Table
+from tables.models import NAME_MAX, FormerClaim, Hand, Seat, Table
 
 T = TypeVar("T")
 _pauses = random.SystemRandom()  # P2: presentation only, never part of a decision
@@ -717,14 +716,10 @@ def act(
 
     def mutate(change: Change) -> ActOutcome:
         table = change.table
+        if action_id in table.recent_actions:
+            return ActOutcome(False, table.version)  # a double tap: already applied
         mine = change.positions_of(hashes)
         actor = _actor_of(change, mine, seat)
-        # The id is claimed first: a double tap finds it taken and changes nothing. Every
-        # refusal below rolls the claim back with the rest of the transaction.
-        if not _claim_action(table.id, action_id, actor, {
-            "version": table.version + 1,
-        }, change.now):
-            return ActOutcome(False, table.version)
         if not mine:
             raise Refused("not_seated", _("You have no seat at this table: you are watching."))
         if seat is not None and seat not in mine:
@@ -752,6 +747,7 @@ def act(
             game.act(actor, kind, amount if kind in (ActionKind.BET, ActionKind.RAISE) else None)
         except ActionError as exc:
             raise Refused(exc.code, exc.message) from None
+        table.recent_actions = [*table.recent_actions[1 - RECENT_ACTIONS_KEPT :], action_id]
         person = change.seats[actor]
         if person.away or person.timeouts_in_row:
             person.away = False
@@ -763,15 +759,17 @@ def act(
     return apply_change(table_id, mutate)
 
 
-# Every action claims its id: one plain statement instead of the ORM's (building those
-# queries cost more than running them; see benchmarks/profile_action.py).
-_ACTIONS = ProcessedAction._meta.db_table
+# How many action ids a table remembers. An action is applied only at the version it was
+# drawn for, and every applied action moves the version on, so an id that comes back can only
+# come back with its old version, which is refused as stale anyway: the list only tells a
+# double tap (say nothing) from a stale tab (show the table as it is now). Taps on one frame
+# arrive within a second or two, a few actions apart at most.
+RECENT_ACTIONS_KEPT = 16
 
 
 def _actor_of(change: Change, mine: list[int], seat: int | None) -> int:
     """The seat an action is for: the one named, else this phone's seat that is to act, else
-    its first. (A seat named that is not this phone's is refused right after the claim, and
-    the claim with it; 0 only stands in for such a seat in that claim.)"""
+    its first (0 stands in for a seat named that is not this phone's: that is refused)."""
     if seat is not None:
         return seat if seat in mine else 0
     table = change.table
@@ -781,22 +779,6 @@ def _actor_of(change: Change, mine: list[int], seat: int | None) -> int:
         if to_act in mine:
             return to_act
     return mine[0] if mine else 0
-
-
-def _claim_action(
-    table_id: int, action_id: str, seat: int, result: dict[str, Any], now: datetime
-) -> bool:
-    """Record that ``action_id`` is applied at the table; False if it already was."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {_ACTIONS} (table_id, action_id, seat, result, created_at)"
-            " VALUES (%s, %s, %s, %s, %s) ON CONFLICT (table_id, action_id) DO NOTHING",
-            [
-                table_id, action_id, seat, json.dumps(result),
-                connection.ops.adapt_datetimefield_value(now),
-            ],
-        )
-        return bool(cursor.rowcount == 1)
 
 
 def come_back(table_id: int, positions: list[int]) -> bool:

@@ -1,12 +1,15 @@
-"""Action ids (double taps): claimed as the action is applied, once per table; a refused
-action leaves its id free."""
+"""Action ids (double taps): remembered by the table as the action is applied, once per
+table; a refused action leaves its id free."""
 
 from __future__ import annotations
 
-import pytest
+from datetime import timedelta
 
-from tables import services
-from tables.models import ProcessedAction, Table
+import pytest
+from django.utils import timezone
+
+from tables import clock, services
+from tables.models import Table
 from tests.tables.helpers import game_of, pass_and_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,14 +34,13 @@ def test_a_refused_action_leaves_its_id_free_for_the_real_one() -> None:
             action_id="tap-1", seat=other, revealed=other,
         )
     assert refused.value.code == "not_your_turn"
-    assert not ProcessedAction.objects.filter(action_id="tap-1").exists()
+    assert "tap-1" not in Table.objects.get(pk=table.id).recent_actions
     done = services.act(
         table.id, hashes, kind="fold", amount=None, version=table.version,
         action_id="tap-1", seat=to_act, revealed=to_act,
     )
     assert done.applied and done.version == table.version + 1
-    row = ProcessedAction.objects.get(table_id=table.id, action_id="tap-1")
-    assert row.seat == to_act and row.result == {"version": table.version + 1}
+    assert Table.objects.get(pk=table.id).recent_actions == ["tap-1"]
 
 
 def test_a_double_tap_is_applied_once_and_the_second_changes_nothing() -> None:
@@ -53,7 +55,7 @@ def test_a_double_tap_is_applied_once_and_the_second_changes_nothing() -> None:
     )
     assert first.applied and not again.applied
     assert again.version == first.version == Table.objects.get(pk=table.id).version
-    assert ProcessedAction.objects.filter(action_id="tap-2").count() == 1
+    assert Table.objects.get(pk=table.id).recent_actions == ["tap-2"]
     # The same id at another table is another action.
     other_table, other_hashes, other_to_act, _ = a_turn()
     elsewhere = services.act(
@@ -61,3 +63,36 @@ def test_a_double_tap_is_applied_once_and_the_second_changes_nothing() -> None:
         action_id="tap-2", revealed=other_to_act,
     )
     assert elsewhere.applied
+
+
+
+def test_a_table_remembers_its_last_action_ids_and_an_old_one_is_still_refused() -> None:
+    """The table keeps the last RECENT_ACTIONS_KEPT ids. An id older than that comes back only
+    with the version it was drawn for, long gone: refused as stale, never applied twice."""
+    table, hashes = pass_and_play(["Asha", "Bikash"], 2)
+    first_version = table.version
+    ids: list[str] = []
+    while len(ids) < services.RECENT_ACTIONS_KEPT + 3:
+        row = Table.objects.get(pk=table.id)
+        game = game_of(row)
+        if not game.hand_running:  # the next hand, as the clock would deal it
+            clock.fire(table.id, row.version, now=timezone.now() + timedelta(hours=1))
+            continue
+        assert game.hand is not None
+        legal = game.hand.legal_actions()
+        assert legal is not None
+        ids.append(f"tap-{len(ids)}")
+        done = services.act(
+            table.id, hashes, kind="check" if legal.can_check else "call", amount=None,
+            version=row.version, action_id=ids[-1], revealed=legal.seat,
+        )
+        assert done.applied
+    row = Table.objects.get(pk=table.id)
+    assert row.recent_actions == ids[-services.RECENT_ACTIONS_KEPT :]
+    with pytest.raises(services.Refused) as refused:
+        services.act(
+            table.id, hashes, kind="fold", amount=None, version=first_version,
+            action_id=ids[0], revealed=0,
+        )
+    assert refused.value.code == "stale"
+    assert Table.objects.get(pk=table.id).version == row.version
