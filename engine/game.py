@@ -307,7 +307,10 @@ class Game:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Game:
+    def from_dict(cls, data: Mapping[str, Any], base: Game | None = None) -> Game:
+        """The game ``to_dict`` gave. ``base``: an earlier state of the same game (never
+        changed), whose running hand the state may continue: then that hand is not replayed
+        from its first action (see ``engine.history.replay``); the result is the same."""
         if data.get("version") != STATE_VERSION:
             raise GameError(f"unknown game state version {data.get('version')!r}")
         game = cls.__new__(cls)
@@ -324,5 +327,6 @@ class Game:
         game.hand_number = _whole(data["hand_number"], "hand_number")
         game._first_hand = bool(data["first_hand"])
         game.finished = bool(data["finished"])
-        game.hand = replay(data["hand"]) if data.get("hand") else None
+        known = base.hand if base is not None else None
+        game.hand = replay(data["hand"], known) if data.get("hand") else None
         return game

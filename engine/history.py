@@ -29,10 +29,14 @@ def hand_record(hand: Hand) -> dict[str, Any]:
     }
 
 
-def replay(record: Any) -> Hand:
+def replay(record: Any, base: Hand | None = None) -> Hand:
     """Rebuild a hand from its record, applying every action with the live checks.
 
     A damaged record raises ``HistoryError`` saying, for a person, what is wrong and where.
+    ``base``: a hand the record may continue (the same settings and deck, and its actions the
+    record's first ones, e.g. the same hand a few actions earlier). Then a copy of it gets only
+    the actions it lacks: the same hand, built without replaying it all. ``base`` is never
+    changed, and a base that the record does not continue is simply not used.
     """
     if not isinstance(record, dict):
         raise HistoryError("a hand record must be a JSON object with settings, deck and actions")
@@ -52,13 +56,17 @@ def replay(record: Any) -> Hand:
         raise HistoryError(f"the hand record's settings are invalid: {exc}") from exc
     if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
         raise HistoryError("the hand record's deck must be a list of cards such as \"As\"")
-    try:
-        hand = Hand(hand_settings, deck_from_text(deck))
-    except ValueError as exc:
-        raise HistoryError(f"the hand record's deck is invalid: {exc}") from exc
     if not isinstance(actions, list):
         raise HistoryError("the hand record's actions must be a list")
-    for number, data in enumerate(actions, start=1):
+    done = 0
+    if base is not None and _continues(base, hand_settings, deck, actions):
+        hand, done = base.copy(), len(base.actions)
+    else:
+        try:
+            hand = Hand(hand_settings, deck_from_text(deck))
+        except ValueError as exc:
+            raise HistoryError(f"the hand record's deck is invalid: {exc}") from exc
+    for number, data in enumerate(actions[done:], start=done + 1):
         try:
             if not isinstance(data, dict) or type(data.get("seat")) is not int:
                 raise TypeError("an action is an object with a whole seat number")
@@ -75,3 +83,16 @@ def replay(record: Any) -> Hand:
                 f"cannot be replayed: {exc.message}"
             ) from exc
     return hand
+
+
+def _continues(
+    base: Hand, settings: HandSettings, deck: list[str], actions: list[Any]
+) -> bool:
+    """Whether a record with these settings, deck and actions is ``base`` with more actions."""
+    taken = base.actions
+    return (
+        len(actions) >= len(taken)
+        and base.settings == settings
+        and [str(card) for card in base.deck] == deck
+        and all(action.to_dict() == data for action, data in zip(taken, actions, strict=False))
+    )

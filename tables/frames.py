@@ -132,8 +132,19 @@ def load_snapshot(table_id: int, *, check_cache: bool = True) -> Snapshot | None
     if not rows:
         return None
     table = rows[0]
-    game = Game.from_dict(table.state) if table.state else None
+    game = Game.from_dict(table.state, base=_latest_game(table)) if table.state else None
     return _keep(_build(table, seats_of(table_id), game))
+
+
+def _latest_game(table: Table) -> Game | None:
+    """The game of the newest version of this table this process holds: the new state is
+    usually that hand a few actions on, which is then not replayed from its start."""
+    with _snapshot_lock:
+        kept = _versions_kept.get(table.id)
+        newest = _snapshots.get(kept[-1]) if kept else None
+    if newest is None or (newest.code, newest.created_at) != (table.code, table.created_at):
+        return None
+    return newest.game
 
 
 def remember(table: Table, seats: Iterable[Seat], game: Game | None) -> None:

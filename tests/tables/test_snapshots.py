@@ -117,3 +117,42 @@ def test_a_change_starts_from_a_copy_of_the_kept_version_and_leaves_that_version
         assert kept.game.to_dict() == before  # ...and the version drawn did not move
         copied += 1
     assert copied >= 3
+
+
+def test_a_version_written_elsewhere_is_built_on_the_version_held_here() -> None:
+    """Another process wrote the new version: this one loads it on the game it holds (the
+    hand is not replayed from its start), and gets what loading it from scratch gives."""
+    table, hashes = table_at_a_turn()
+    built_on = 0
+    for _ in range(10):
+        table.refresh_from_db()
+        held = frames.load_snapshot(table.id)
+        assert held is not None and held.game is not None
+        hand = held.game.hand
+        if hand is None or hand.finished or hand.seat_to_act is None:
+            break
+        held_state = held.game.to_dict()
+        if held.seats[hand.seat_to_act].is_computer:
+            assert clock.fire(table.id, table.version, now=table.next_deadline)
+        else:
+            legal = hand.legal_actions()
+            assert legal is not None
+            services.act(
+                table.id, hashes, kind="check" if legal.can_check else "call", amount=None,
+                version=table.version, action_id=services.random_action_id(),
+                revealed=legal.seat,
+            )
+        table.refresh_from_db()
+        # As if another process had written it: this process holds only the older version.
+        frames._snapshots.clear()
+        frames._versions_kept.clear()
+        frames._keep(held)
+        assert frames._latest_game(table) is held.game
+        loaded = frames.load_snapshot(table.id, check_cache=False)
+        assert loaded is not None and loaded.version == table.version
+        assert loaded.game is not None and loaded.game is not held.game
+        assert held.game.to_dict() == held_state  # the held version never moves
+        assert table.state is not None
+        assert loaded.game.to_dict() == Game.from_dict(table.state).to_dict()
+        built_on += 1
+    assert built_on >= 3
