@@ -22,6 +22,7 @@ so a cached part never shows a frame anything it did not hold). See benchmarks/b
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 import time
@@ -31,6 +32,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.db import connection, models
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
@@ -115,6 +118,43 @@ table_by_id = Prepared(lambda pk: Table.objects.filter(pk=pk))
 seats_of = Prepared(lambda pk: Seat.objects.filter(table_id=pk))
 
 
+def _seats_column(connection: BaseDatabaseWrapper) -> str | None:
+    """The table's seats as one JSON column of the table's row ([position, name, is_computer,
+    level, away, claim_hash] each), where the database can say it: a load is one query."""
+    functions = {"postgresql": ("json_agg", "json_build_array"),
+                 "sqlite": ("json_group_array", "json_array")}.get(connection.vendor)
+    if functions is None:
+        return None
+    aggregate, array = functions
+    quote = connection.ops.quote_name
+    columns = ", ".join(f"s.{quote(_column(Seat, name))}" for name in _SEAT_INFO)
+    return (
+        f"(SELECT {aggregate}({array}({columns})) FROM {quote(Seat._meta.db_table)} s"
+        f" WHERE s.{quote(_column(Seat, 'table'))}"
+        f" = {quote(Table._meta.db_table)}.{quote(_column(Table, 'id'))})"
+    )
+
+
+def _column(model: type[models.Model], name: str) -> str:
+    found = model._meta.get_field(name)
+    assert isinstance(found, models.Field) and found.column is not None
+    return str(found.column)
+
+
+_SEAT_INFO = ("position", "name", "is_computer", "level", "away", "claim_hash")
+table_with_seats = Prepared(lambda pk: Table.objects.filter(pk=pk), also=_seats_column)
+
+
+def _seat_infos(value: Any) -> list[SeatInfo]:
+    """SeatInfo from the JSON column (text on SQLite, decoded or not on PostgreSQL)."""
+    if isinstance(value, str | bytes):
+        value = json.loads(value)
+    return [
+        SeatInfo(int(position), str(name), bool(computer), str(level), bool(away), str(claim))
+        for position, name, computer, level, away, claim in value or ()
+    ]
+
+
 def load_snapshot(table_id: int, *, check_cache: bool = True) -> Snapshot | None:
     """The table as it is now. One small query when another connection already loaded this
     version in this process; the engine state is rebuilt once per version. ``check_cache=False``
@@ -128,12 +168,13 @@ def load_snapshot(table_id: int, *, check_cache: bool = True) -> Snapshot | None
             cached = _snapshots.get((table_id, *found))
         if cached is not None:
             return cached
-    rows = table_by_id(table_id)
+    rows = table_with_seats.extra(table_id)
     if not rows:
         return None
-    table = rows[0]
+    table, seats = rows[0]
     game = Game.from_dict(table.state, base=_latest_game(table)) if table.state else None
-    return _keep(_build(table, seats_of(table_id), game))
+    infos = _seat_infos(seats) if _seats_column(connection) else _infos(seats_of(table_id))
+    return _keep(_build(table, infos, game))
 
 
 def _latest_game(table: Table) -> Game | None:
@@ -153,16 +194,20 @@ def remember(table: Table, seats: Iterable[Seat], game: Game | None) -> None:
     (A paused table or one pointing to a next game is simply loaded when it is drawn.)"""
     if table.paused or table.next_table_id is not None:
         return
-    _keep(_build(table, seats, game))
+    _keep(_build(table, _infos(seats), game))
 
 
-def _build(table: Table, seat_rows: Iterable[Seat], game: Game | None) -> Snapshot:
+def _infos(seat_rows: Iterable[Seat]) -> list[SeatInfo]:
+    return [
+        SeatInfo(s.position, s.name, s.is_computer, s.level, s.away, s.claim_hash)
+        for s in seat_rows
+    ]
+
+
+def _build(table: Table, infos: Iterable[SeatInfo], game: Game | None) -> Snapshot:
     from tables.moderation import seconds_left_on_resume  # moderation uses the write path
 
-    seats = {
-        s.position: SeatInfo(s.position, s.name, s.is_computer, s.level, s.away, s.claim_hash)
-        for s in seat_rows
-    }
+    seats = {info.position: info for info in infos}
     return Snapshot(
         id=table.id, code=table.code, created_at=table.created_at, mode=table.mode,
         status=table.status, version=table.version, seat_count=table.seat_count,

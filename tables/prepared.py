@@ -21,8 +21,9 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models.sql.compiler import SQLCompiler
 
 M = TypeVar("M", bound=models.Model)
-# The compiler, its SQL and parameters, where the value goes, the fields' names, converters.
-_Compiled = tuple[SQLCompiler, str, list[Any], int, list[str], dict[int, Any]]
+# The compiler, its SQL and parameters, where the value goes, the fields' names, converters,
+# whether an extra column follows the fields.
+_Compiled = tuple[SQLCompiler, str, list[Any], int, list[str], dict[int, Any], bool]
 
 # Stands for the value in the compiled query; never a real primary key (they are positive).
 MARKER = -7_919_393_727
@@ -34,8 +35,15 @@ class Prepared(Generic[M]):
 
     Only plain querysets of one model (no ``select_related``, annotations, ``only``...)."""
 
-    def __init__(self, build: Callable[[int], models.QuerySet[M]]) -> None:
+    def __init__(
+        self, build: Callable[[int], models.QuerySet[M]],
+        also: Callable[[BaseDatabaseWrapper], str | None] | None = None,
+    ) -> None:
+        """``also``: for a database connection, a SQL expression without parameters selected
+        after the model's fields (a subquery, say), or None where there is none; ``extra``
+        returns its value beside each instance."""
         self.build = build
+        self.also = also
         # One compiled query per connection (a connection belongs to one thread).
         self._compiled: WeakKeyDictionary[
             BaseDatabaseWrapper, _Compiled
@@ -65,17 +73,27 @@ class Prepared(Generic[M]):
         if compiler.has_composite_fields(columns):
             raise ValueError("only querysets without composite fields")
         converters = compiler.get_converters(columns)
-        compiled = (compiler, sql, list(params), at[0], attnames, converters)
+        extra = self.also(connection) if self.also is not None else None
+        if extra is not None:
+            head, found, rest = sql.partition(" FROM ")  # the first: the columns are names
+            if not found or not head.startswith("SELECT "):
+                raise ValueError("cannot add a column to this query")
+            sql = f"{head}, {extra} FROM {rest}"
+        compiled = (compiler, sql, list(params), at[0], attnames, converters, extra is not None)
         with self._lock:
             self._compiled[connection] = compiled
         return compiled
 
     def __call__(self, value: int, using: str = DEFAULT_DB_ALIAS) -> list[M]:
+        return [instance for instance, _ in self.extra(value, using)]
+
+    def extra(self, value: int, using: str = DEFAULT_DB_ALIAS) -> list[tuple[M, Any]]:
+        """The instances, each with the value of ``also`` for its row (None without it)."""
         connection = connections[using]
         compiled = self._compiled.get(connection)
         if compiled is None:
             compiled = self._compile(connection, using)
-        compiler, sql, params, at, attnames, converters = compiled
+        compiler, sql, params, at, attnames, converters, has_extra = compiled
         params = params.copy()
         params[at] = value
         with connection.cursor() as cursor:
@@ -84,7 +102,12 @@ class Prepared(Generic[M]):
         if converters:
             rows = compiler.apply_converters(rows, converters)
         model = cast(type[M], compiler.query.model)
-        return [model.from_db(using, attnames, row) for row in rows]
+        if not has_extra:
+            return [(model.from_db(using, attnames, row), None) for row in rows]
+        return [
+            (model.from_db(using, attnames, row[:-1]), row[-1])
+            for row in (list(row) for row in rows)
+        ]
 
 
 _updates: WeakKeyDictionary[

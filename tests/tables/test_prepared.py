@@ -143,3 +143,20 @@ def test_the_seats_kept_per_table_are_bounded(monkeypatch: pytest.MonkeyPatch) -
     for table in tables:
         services.apply_change(table.pk, lambda change: change.mark())
     assert list(services._seat_rows) == [tables[1].pk, tables[2].pk]
+
+
+def test_a_prepared_query_can_select_one_more_column() -> None:
+    table = started_table()
+    plain = prepared.Prepared(lambda pk: Table.objects.filter(pk=pk))
+    counted = prepared.Prepared(
+        lambda pk: Table.objects.filter(pk=pk),
+        also=lambda connection: (
+            "(SELECT COUNT(*) FROM tables_seat WHERE tables_seat.table_id = tables_table.id)"
+        ),
+    )
+    for _ in range(2):
+        [(loaded, seats)] = counted.extra(table.pk)
+        assert seats == Seat.objects.filter(table=table).count() == 3
+        assert row_values(loaded) == row_values(Table.objects.get(pk=table.pk))
+        assert [row_values(t) for t in counted(table.pk)] == [row_values(loaded)]
+        assert plain.extra(table.pk) == [(loaded, None)]

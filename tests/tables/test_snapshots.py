@@ -156,3 +156,25 @@ def test_a_version_written_elsewhere_is_built_on_the_version_held_here() -> None
         assert loaded.game.to_dict() == Game.from_dict(table.state).to_dict()
         built_on += 1
     assert built_on >= 3
+
+
+def test_a_load_reads_the_seats_in_the_same_query_as_they_are() -> None:
+    """The seats come as one JSON column of the table's row: the same seats, with the same
+    types, as reading them row by row (names with quotes and any alphabet included)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tables.models import Seat
+
+    table, _ = table_at_a_turn()
+    Seat.objects.filter(table=table, position=1).update(name='Bi"kash\\ <नेपाली> 🂡', away=True)
+    with CaptureQueriesContext(connection) as queries:
+        loaded = frames.load_snapshot(table.id, check_cache=False)
+    assert loaded is not None
+    assert len(queries.captured_queries) == 1
+    rows = Seat.objects.filter(table=table)
+    assert loaded.seats == {s.position: s for s in frames._infos(rows)}
+    for info in loaded.seats.values():
+        assert type(info.is_computer) is bool and type(info.away) is bool
+        assert type(info.position) is int
+    assert loaded.seats[1].name == 'Bi"kash\\ <नेपाली> 🂡' and loaded.seats[1].away
