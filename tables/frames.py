@@ -118,11 +118,17 @@ table_by_id = Prepared(lambda pk: Table.objects.filter(pk=pk))
 seats_of = Prepared(lambda pk: Seat.objects.filter(table_id=pk))
 
 
+# The JSON functions that aggregate rows into an array, by database.
+_JSON_FUNCTIONS = {
+    "postgresql": ("json_agg", "json_build_array"),
+    "sqlite": ("json_group_array", "json_array"),
+}
+
+
 def _seats_column(connection: BaseDatabaseWrapper) -> str | None:
     """The table's seats as one JSON column of the table's row ([position, name, is_computer,
     level, away, claim_hash] each), where the database can say it: a load is one query."""
-    functions = {"postgresql": ("json_agg", "json_build_array"),
-                 "sqlite": ("json_group_array", "json_array")}.get(connection.vendor)
+    functions = _JSON_FUNCTIONS.get(connection.vendor)
     if functions is None:
         return None
     aggregate, array = functions
@@ -173,7 +179,8 @@ def load_snapshot(table_id: int, *, check_cache: bool = True) -> Snapshot | None
         return None
     table, seats = rows[0]
     game = Game.from_dict(table.state, base=_latest_game(table)) if table.state else None
-    infos = _seat_infos(seats) if _seats_column(connection) else _infos(seats_of(table_id))
+    joined = connection.vendor in _JSON_FUNCTIONS
+    infos = _seat_infos(seats) if joined else _infos(seats_of(table_id))
     return _keep(_build(table, infos, game))
 
 
