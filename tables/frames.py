@@ -178,13 +178,13 @@ def load_snapshot(table_id: int, *, check_cache: bool = True) -> Snapshot | None
     if not rows:
         return None
     table, seats = rows[0]
-    game = Game.from_dict(table.state, base=_latest_game(table)) if table.state else None
+    game = Game.from_dict(table.state, base=latest_game(table)) if table.state else None
     joined = connection.vendor in _JSON_FUNCTIONS
     infos = _seat_infos(seats) if joined else _infos(seats_of(table_id))
     return _keep(_build(table, infos, game))
 
 
-def _latest_game(table: Table) -> Game | None:
+def latest_game(table: Table) -> Game | None:
     """The game of the newest version of this table this process holds: the new state is
     usually that hand a few actions on, which is then not replayed from its start."""
     with _snapshot_lock:

@@ -162,7 +162,7 @@ class Change:
     @property
     def game(self) -> Game:
         """The engine state, rebuilt once per change (a copy of the version this process holds,
-        else replayed from the saved state)."""
+        else rebuilt from the saved state)."""
         if self._game is None:
             table = self.table
             if table.state is None:
@@ -172,8 +172,8 @@ class Change:
             kept = frames.cached_snapshot(table.id, table.code, table.created_at, table.version)
             if kept is not None and kept.game is not None:
                 self._game = kept.game.copy()
-            else:
-                self._game = Game.from_dict(table.state)
+            else:  # an older version held here is played on rather than replayed whole
+                self._game = Game.from_dict(table.state, base=frames.latest_game(table))
             self._turn_before = _turn_key(self._status_before, self._game)
             self._hand_before = (self._game.hand_number, self._game.hand_running)
         return self._game

@@ -27,6 +27,21 @@ def table_at_a_turn() -> tuple[Table, list[str]]:
     return pass_and_play(["Asha", "Bikash", "Chandra"], 4)
 
 
+def play_one(table: Table, hashes: list[str], now: frames.Snapshot) -> None:
+    """The next change at a table at version ``now``: the clock fires (a computer player's turn,
+    or between hands), or the person to act checks or calls."""
+    assert now.game is not None
+    hand = now.game.hand
+    legal = hand.legal_actions() if hand is not None else None
+    if legal is None or now.seats[legal.seat].is_computer:
+        assert clock.fire(table.id, table.version, now=table.next_deadline)
+        return
+    services.act(
+        table.id, hashes, kind="check" if legal.can_check else "call", amount=None,
+        version=table.version, action_id=services.random_action_id(), revealed=legal.seat,
+    )
+
+
 def test_the_committed_version_is_cached_as_loading_it_would_build_it() -> None:
     table, hashes = table_at_a_turn()
     for _ in range(12):  # persons and a computer player, across streets
@@ -36,17 +51,7 @@ def test_the_committed_version_is_cached_as_loading_it_would_build_it() -> None:
         hand = now.game.hand
         if hand is None or hand.finished or hand.seat_to_act is None:
             break
-        seat = now.seats[hand.seat_to_act]
-        if seat.is_computer:
-            assert clock.fire(table.id, table.version, now=table.next_deadline)
-        else:
-            legal = hand.legal_actions()
-            assert legal is not None
-            services.act(
-                table.id, hashes, kind="check" if legal.can_check else "call", amount=None,
-                version=table.version, action_id=services.random_action_id(),
-                revealed=legal.seat,
-            )
+        play_one(table, hashes, now)
         table.refresh_from_db()
         cached = frames.cached_snapshot(table.id, table.code, table.created_at, table.version)
         assert cached is not None, "the write path did not keep what it committed"
@@ -73,14 +78,7 @@ def test_a_table_keeps_only_its_two_newest_versions_in_the_cache() -> None:
         table.refresh_from_db()
         now = frames.load_snapshot(table.id)
         assert now is not None and now.game is not None and now.game.hand is not None
-        legal = now.game.hand.legal_actions()
-        if legal is None or now.seats[legal.seat].is_computer:
-            assert clock.fire(table.id, table.version, now=table.next_deadline)
-            continue
-        services.act(
-            table.id, hashes, kind="check" if legal.can_check else "call", amount=None,
-            version=table.version, action_id=services.random_action_id(), revealed=legal.seat,
-        )
+        play_one(table, hashes, now)
     table.refresh_from_db()
     versions = sorted(k[3] for k in frames._snapshots if k[0] == table.id)
     assert versions == [table.version - 1, table.version]
@@ -132,22 +130,13 @@ def test_a_version_written_elsewhere_is_built_on_the_version_held_here() -> None
         if hand is None or hand.finished or hand.seat_to_act is None:
             break
         held_state = held.game.to_dict()
-        if held.seats[hand.seat_to_act].is_computer:
-            assert clock.fire(table.id, table.version, now=table.next_deadline)
-        else:
-            legal = hand.legal_actions()
-            assert legal is not None
-            services.act(
-                table.id, hashes, kind="check" if legal.can_check else "call", amount=None,
-                version=table.version, action_id=services.random_action_id(),
-                revealed=legal.seat,
-            )
+        play_one(table, hashes, held)
         table.refresh_from_db()
         # As if another process had written it: this process holds only the older version.
         frames._snapshots.clear()
         frames._versions_kept.clear()
         frames._keep(held)
-        assert frames._latest_game(table) is held.game
+        assert frames.latest_game(table) is held.game
         loaded = frames.load_snapshot(table.id, check_cache=False)
         assert loaded is not None and loaded.version == table.version
         assert loaded.game is not None and loaded.game is not held.game
