@@ -95,7 +95,7 @@ def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
         change.mark()
         return True
 
-    return apply_change(table_id, mutate, skip_locked=True)
+    return apply_change(table_id, mutate, skip_locked=True, held=True)
 
 
 def _due(table: Table, now: datetime) -> bool:

@@ -83,6 +83,9 @@ class Snapshot:
     game: Game | None
     created_at: datetime | None = None  # with id and code: which table (ids may be reused)
     paused_left: float | None = None  # while paused: the seconds the deadline gets on resume
+    # The table's row at this version (``ROW_FIELDS``' values), for the write path's
+    # conditional update (tables.services.apply_change): never changed, copied before use.
+    row: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
     # Public things derived from this version once, for every connection (e.g. the log).
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -184,6 +187,13 @@ def load_snapshot(table_id: int, *, check_cache: bool = True) -> Snapshot | None
     return _keep(_build(table, infos, game))
 
 
+def newest(table_id: int) -> Snapshot | None:
+    """The newest version of this table this process holds (it may be behind the database)."""
+    with _snapshot_lock:
+        kept = _versions_kept.get(table_id)
+        return _snapshots.get(kept[-1]) if kept else None
+
+
 def latest_game(table: Table) -> Game | None:
     """The game of the newest version of this table this process holds: the new state is
     usually that hand a few actions on, which is then not replayed from its start."""
@@ -215,6 +225,7 @@ def _build(table: Table, infos: Iterable[SeatInfo], game: Game | None) -> Snapsh
     from tables.moderation import seconds_left_on_resume  # moderation uses the write path
 
     seats = {info.position: info for info in infos}
+    row = tuple([getattr(table, name) for name in ROW_FIELDS])
     return Snapshot(
         id=table.id, code=table.code, created_at=table.created_at, mode=table.mode,
         status=table.status, version=table.version, seat_count=table.seat_count,
@@ -227,7 +238,12 @@ def _build(table: Table, infos: Iterable[SeatInfo], game: Game | None) -> Snapsh
         seats=seats,
         game=game,
         paused_left=seconds_left_on_resume(table) if table.paused else None,
+        row=row,
     )
+
+
+# Every column of the table's row, by attribute name (the primary key first).
+ROW_FIELDS = tuple(f.attname for f in Table._meta.concrete_fields)
 
 
 def _keep(snapshot: Snapshot) -> Snapshot:

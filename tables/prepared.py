@@ -111,20 +111,26 @@ class Prepared(Generic[M]):
 
 
 _updates: WeakKeyDictionary[
-    BaseDatabaseWrapper, dict[Any, tuple[str, list[models.Field[Any, Any]]]]
+    BaseDatabaseWrapper,
+    dict[Any, tuple[str, list[models.Field[Any, Any]], list[models.Field[Any, Any]]]],
 ] = WeakKeyDictionary()
 
 
-def update_fields(instance: models.Model, fields: Sequence[str]) -> None:
+def update_fields(
+    instance: models.Model, fields: Sequence[str], *, where: Sequence[tuple[str, Any]] = ()
+) -> bool:
     """``instance.save(update_fields=fields)`` for an instance loaded from the database, with
     the UPDATE statement built once per connection and model and set of fields (fields such
     as ``auto_now`` dates get their new value, as in ``save``). Unlike ``save`` it sends no
     ``pre_save``/``post_save`` signals (the tables app has no receivers for them). Raises
-    ``LookupError`` if no row was updated."""
+    ``LookupError`` if no row was updated.
+
+    ``where=[(field, value), ...]``: update the row only if those fields still hold those
+    values (checked by the same statement); returns whether it did, instead of raising."""
     using = instance._state.db or DEFAULT_DB_ALIAS
     connection = connections[using]
     model = type(instance)
-    key = (model, tuple(fields))
+    key = (model, tuple(fields), tuple([name for name, _ in where]))
     statements = _updates.setdefault(connection, {})
     found = statements.get(key)
     if found is None:
@@ -145,13 +151,26 @@ def update_fields(instance: models.Model, fields: Sequence[str]) -> None:
             ", ".join(f"{quote(str(f.column))} = %s" for f in targets),
             quote(pk_column),
         )
-        found = statements[key] = (sql, targets)
-    sql, targets = found
+        conditions: list[models.Field[Any, Any]] = []
+        for name, _ in where:
+            condition = meta.get_field(name)
+            if not isinstance(condition, models.Field) or condition.column is None:
+                raise ValueError(f"{name}: only plain concrete fields")
+            sql += f" AND {quote(str(condition.column))} = %s"
+            conditions.append(condition)
+        found = statements[key] = (sql, targets, conditions)
+    sql, targets, conditions = found
     values = [
         field.get_db_prep_save(field.pre_save(instance, False), connection) for field in targets
     ]
     values.append(instance.pk)
+    values += [
+        condition.get_db_prep_value(value, connection)
+        for condition, (_, value) in zip(conditions, where, strict=True)
+    ]
     with connection.cursor() as cursor:
         cursor.execute(sql, values)
-        if cursor.rowcount != 1:
-            raise LookupError(f"{model.__name__} {instance.pk} is gone")
+        updated = bool(cursor.rowcount == 1)
+    if not updated and not where:
+        raise LookupError(f"{model.__name__} {instance.pk} is gone")
+    return updated

@@ -8,6 +8,12 @@ vanished, sets the next deadline, bumps the version and, once the transaction ha
 tells the table's group "table X changed, version N" (never anything hidden). ``mutate`` refuses
 by raising ``Refused``: the transaction rolls back and nothing changes.
 
+The changes of play (an action, a deadline fired) are first tried on the version of the table
+this process holds, saved by one UPDATE that applies only if the row is still at that version
+(the update locks the row and checks the version in one statement): the same guarantee in one
+statement instead of four. Anything else (a refusal, a hand dealt or ended, a seat written, a
+version that moved on) is made again from the start under the lock. See ``apply_change``.
+
 Moderation (the admin) uses the same path, e.g.::
 
     def close(change):
@@ -35,7 +41,7 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, router, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -61,6 +67,12 @@ class Refused(Exception):
 
 class Busy(Exception):
     """Another process holds the table (the clock skips it; that process fires the deadline)."""
+
+
+class _NeedsLock(Exception):
+    """A change tried on the version this process holds that must be made under the lock: it
+    writes more than the table's row, it was refused or made no change (confirmed under the
+    lock), or the table moved on since that version."""
 
 
 class ChipsNotConserved(RuntimeError):
@@ -151,9 +163,16 @@ class Change:
     _status_before: str = ""
     _hand_before: tuple[int, bool] = (0, False)  # hand number and whether it was running
     _fields_before: list[Any] = field(default_factory=list)  # the table row as it was read
+    held: bool = False  # made on the version this process holds, without the lock (see below)
+    written: bool = False  # (held) the row is saved
 
     def mark(self) -> None:
         self.changed = True
+
+    def _writing(self) -> None:
+        """Anything written besides the table's row is written under the lock."""
+        if self.held:
+            raise _NeedsLock
 
     @property
     def has_game(self) -> bool:
@@ -191,22 +210,26 @@ class Change:
         return [s for s in self.seats.values() if s.is_person]
 
     def add_seat(self, **fields: Any) -> Seat:
+        self._writing()
         seat = Seat.objects.create(table=self.table, **fields)
         self.seats[seat.position] = seat
         self.mark()
         return seat
 
     def remove_seat(self, position: int) -> None:
+        self._writing()
         self.seats.pop(position).delete()
         self.mark()
 
     def save_seat(self, seat: Seat, *fields: str) -> None:
+        self._writing()
         seat.save(update_fields=list(fields) or None)
         self.mark()
 
     def make_computer(self, position: int) -> None:
         """A computer player of the table's level takes a person's seat and its chips. The
         person's claim is kept as a former claim: they may still review the hands they played."""
+        self._writing()
         seat = self.seats[position]
         if seat.claim_hash:
             FormerClaim.objects.create(
@@ -236,14 +259,32 @@ class Change:
         return seat.name if seat else "?"
 
 
-def apply_change(table_id: int, mutate: Callable[[Change], T], *, skip_locked: bool = False) -> T:
+def apply_change(
+    table_id: int, mutate: Callable[[Change], T], *, skip_locked: bool = False,
+    held: bool = False,
+) -> T:
     """Lock the table, let ``mutate`` check and change it, save, bump the version, notify.
 
     Runs in one transaction with the table row locked, so two changes never interleave: any
     number of server processes and clocks may call this at once. ``mutate`` raises ``Refused``
     to change nothing. With ``skip_locked`` a table locked elsewhere raises ``Busy`` instead
     of waiting (PostgreSQL; SQLite serialises writers at BEGIN).
+
+    ``held``: for the changes of play (an action, a deadline), which usually come to the
+    process that wrote or drew the table's last version. The change is first checked and made
+    on that version as this process holds it, and saved in one statement that updates the row
+    only if it is still at that version: the update locks the row and checks the version
+    together, so it is the same guarantee as checking under the lock, in one statement
+    instead of four (begin, locked read, update, commit). Only a change that writes nothing
+    but the row and succeeds is made so; a refusal, no change, a hand dealt or ended, a seat
+    written, or a version that moved on meanwhile: the change is made again from the start
+    under the lock, as above. ``mutate`` must write only through ``Change`` then.
     """
+    if held:
+        try:
+            return _apply_held(table_id, mutate)
+        except _NeedsLock:
+            pass
     with transaction.atomic():
         if skip_locked and connection.features.has_select_for_update_skip_locked:
             rows = _table_locked_or_skipped(table_id)
@@ -263,6 +304,34 @@ def apply_change(table_id: int, mutate: Callable[[Change], T], *, skip_locked: b
         result = mutate(change)
         if change.changed:
             _commit(change)
+    return result
+
+
+def _apply_held(table_id: int, mutate: Callable[[Change], T]) -> T:
+    """``apply_change(held=True)`` on the newest version this process holds; ``_NeedsLock``
+    when it cannot be made so (nothing is written then)."""
+    kept = frames.newest(table_id)
+    if kept is None or kept.row is None:
+        raise _NeedsLock
+    table = Table.from_db(router.db_for_write(Table), frames.ROW_FIELDS, kept.row)
+    table.recent_actions = list(table.recent_actions)  # the snapshot's stays as it was
+    change = Change(
+        table=table, seats={s.position: s for s in _seats_at(table)}, now=timezone.now(),
+        _state_before=table.state, _status_before=table.status,
+        _fields_before=_field_values(table), held=True,
+    )
+    try:
+        result = mutate(change)
+        if not change.changed:
+            raise _NeedsLock
+        _commit(change)
+    except Exception:
+        if change.written:
+            raise  # the change is saved: what failed after it is not made again
+        # Nothing was written. A refusal is told, and an error raised, under the lock, against
+        # the table as it is (the version held here may be behind, or another table's whose id
+        # SQLite gave out again).
+        raise _NeedsLock from None
     return result
 
 
@@ -334,7 +403,18 @@ def _commit(change: Change) -> None:
             table.finished_at = change.now
     _schedule(change, game)
     table.version += 1
-    prepared.update_fields(table, _changed_fields(table, change._fields_before))
+    fields = _changed_fields(table, change._fields_before)
+    if change.held:
+        # The row only if it is still this table at the version the change was made on.
+        same = [
+            ("version", table.version - 1), ("code", table.code),
+            ("created_at", table.created_at),
+        ]
+        if not prepared.update_fields(table, fields, where=same):
+            raise _NeedsLock
+        change.written = True
+    else:
+        prepared.update_fields(table, fields)
     seats = list(change.seats.values())
 
     def committed() -> None:
@@ -358,6 +438,9 @@ def _sync_hands(change: Change, game: Game) -> None:
     number_before, running_before = change._hand_before
     hand = game.hand
     table = change.table
+    dealt = hand is not None and game.hand_number > number_before
+    if change.held and (dealt or (running_before and (hand is None or hand.finished))):
+        raise _NeedsLock  # a hand's row is written under the lock
     if hand is not None and game.hand_number > number_before:
         if running_before:
             raise GameError("a new hand was dealt before the last one was saved")
@@ -756,7 +839,7 @@ def act(
         change.mark()
         return ActOutcome(True, table.version + 1)
 
-    return apply_change(table_id, mutate)
+    return apply_change(table_id, mutate, held=True)
 
 
 # How many action ids a table remembers. An action is applied only at the version it was
