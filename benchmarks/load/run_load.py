@@ -1,14 +1,18 @@
 """Run the load benchmark: start the servers, seat the players, play, print the report.
 
     .venv/bin/python -m benchmarks.load.run_load [--players 100 500] [--configs memory redis]
-        [--duration 60] [--warmup 5] [--think 0.35,0.6]
+        [--duration 60] [--warmup 5] [--think 0.35,0.6] [--next-hand-pause 0.5]
+        [--saturation-next-hand-pause 0]
 
 For each configuration and each number of players it runs four phases, each on fresh tables
 and fresh server processes: the tables app at the lively rate (players think ``--think``
 seconds before acting: about two actions per second per table), the app at saturation (no
 think time), then the bare relay (benchmarks/load/relay_app.py) at the lively rate and at
 saturation, with the same sockets, groups and frame size, under the same server and channel
-layer. Configurations:
+layer. At saturation the next hand is dealt without a pause (``--saturation-next-hand-pause``):
+the pause lets people see a hand's result and costs the server nothing, and with it 17 tables
+(100 players) sit idle between hands for about half the time, so the phase would measure the
+pause instead of the server; the relay has no such pause. Configurations:
 
 - ``memory``: in-memory channel layer, one daphne process, SQLite (a scratch file);
 - ``redis``: Redis pub/sub layer (``--redis``) and PostgreSQL (``--postgres``; the database is
@@ -344,7 +348,9 @@ def run_setup(setup: Setup, counts: list[int], args: argparse.Namespace) -> list
         frame_bytes = args.frame_bytes
         for mode in ("lively", "saturation"):
             tables = fresh_tables(setup, players)
-            with servers(APP, setup.processes, setup.env, f"{setup.name}-app") as running:
+            pause = args.next_hand_pause if mode == "lively" else args.saturation_next_hand_pause
+            env = {**setup.env, "TABLES_NEXT_HAND_PAUSE": str(pause)}
+            with servers(APP, setup.processes, env, f"{setup.name}-app") as running:
                 config = LoadConfig(
                     app_players(tables, [s.port for s in running], args.affinity),
                     think=think if mode == "lively" else (0.0, 0.0),
@@ -429,7 +435,8 @@ def report(setups: list[Setup], phases: list[Phase], args: argparse.Namespace) -
         f"{args.load_at_start}",
         f"window {args.duration:.0f} s after {args.warmup:.0f} s warm-up per phase; lively "
         f"think time {args.think} s, no think time at saturation; next hand after "
-        f"{args.next_hand_pause} s; with several processes, "
+        f"{args.next_hand_pause} s (at saturation: {args.saturation_next_hand_pause} s); with "
+        "several processes, "
         + ("each table's players all on one process (--affinity table)"
            if args.affinity == "table" else "each table's players alternate between them"),
         "latency: a player's action -> every player at the table has a frame with the new "
@@ -492,7 +499,10 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--think", default="0.35,0.6", help="lively think time, seconds low,high")
     parser.add_argument("--next-hand-pause", type=float, default=0.5,
-                        help="TABLES_NEXT_HAND_PAUSE for the app servers")
+                        help="TABLES_NEXT_HAND_PAUSE for the app servers (lively phases)")
+    parser.add_argument("--saturation-next-hand-pause", type=float, default=0.0,
+                        help="TABLES_NEXT_HAND_PAUSE at saturation (0: the next hand at the "
+                        "clock's next tick)")
     parser.add_argument("--frame-bytes", type=int, default=0,
                         help="relay frame size (default: the app's mean frame in the same run)")
     parser.add_argument("--sqlite", default=str(OUT / "bench.sqlite3"),
