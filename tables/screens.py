@@ -24,6 +24,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.template.defaultfilters import floatformat
 from django.template.loader import render_to_string
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString
@@ -92,18 +93,33 @@ _JSON_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
 # has more, e.g. what the seat put in the pot this hand, which would only tell apart drawings
 # that are the same).
 _SEAT_KEYS = (
-    "seat", "name", "computer", "away", "out", "you", "turn", "remaining", "total", "paused",
+    "seat", "name", "computer", "away", "out", "you", "turn", "total", "paused",
     "in_hand", "cards", "folded", "all_in", "button", "small_blind", "big_blind", "won",
     "hand_key", "hand_name", "winning_cards",
 )
 
 
+def clock_texts(remaining: float | None, total: int | None) -> tuple[str, str]:
+    """The seconds left on a turn's clock as components/countdown.html prints them: to a tenth
+    and whole (no time left yet, or none at all: the whole time to act)."""
+    left = remaining or total
+    if left is None:
+        return "", ""
+    return str(floatformat(left, "1u")), str(floatformat(left, "0u"))
+
+
 def _seat_part(row: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """A seat's parameters for its drawing, and the values filled in: its chips and its bet
-    change at almost every action, the rest seldom, so the drawing is mostly found kept."""
+    change at almost every action, the seconds left on its clock at every frame, the rest
+    seldom, so the drawing is mostly found kept."""
     params = {key: row[key] for key in _SEAT_KEYS}
     params["stack"] = slot("stack")
     filled: dict[str, Any] = {"stack": row["stack"]}
+    if row["turn"] and row["total"]:
+        params["clock_at"], params["clock_secs"] = slot("clock_at"), slot("clock_secs")
+        filled["clock_at"], filled["clock_secs"] = clock_texts(row["remaining"], row["total"])
+    else:
+        params["clock_at"] = params["clock_secs"] = ""
     if row["bet"]:
         params["bet"] = slot("bet")  # the templates test it: only when it is not 0
         filled["bet"] = row["bet"]

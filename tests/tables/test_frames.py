@@ -278,3 +278,23 @@ def test_the_log_described_as_events_come_is_the_log_described_at_once() -> None
                     assert _log_lines(snapshot) == expected
                     compared += 1
     assert compared > 100
+
+
+def test_the_seconds_left_are_written_into_kept_drawings_never_drawn_again() -> None:
+    """The clock changes at every frame: the seat to act (and your own place, on your turn) is
+    kept without it and gets the seconds written in, so a new second draws nothing new."""
+    game = Game(GameSettings(), {s: s in PERSONS for s in range(4)}, rng=random.Random(8))
+    game.start_hand(seed=5)
+    assert game.hand is not None and game.hand.seat_to_act is not None
+    to_act = game.hand.seat_to_act
+    other = next(s for s in PERSONS if s != to_act)
+    fragments.clear()
+    for mine in ([to_act], [other]):
+        first = draw(snapshot_of(game, next_deadline=timezone.now() + timedelta(seconds=21)), mine)
+        kept = len(fragments._cache)
+        later = draw(snapshot_of(game, next_deadline=timezone.now() + timedelta(seconds=9)), mine)
+        assert len(fragments._cache) == kept, "a part was drawn again for a new second"
+        rings = [re.findall(r'data-remaining="([\d.]+)"', f.text) for f in (first, later)]
+        assert len(rings[0]) == len(rings[1]) == 1 and float(rings[0][0]) > float(rings[1][0])
+        assert re.search(r"data-countdown-secs>(\d+)<", later.text).group(1) in ("8", "9")  # type: ignore[union-attr]
+        assert _same(first.text) == _same(later.text)
