@@ -530,6 +530,24 @@ def _public_seats(snapshot: Snapshot, remaining: float | None) -> list[dict[str,
     rows: list[dict[str, Any]] | None = snapshot.memo.get(key)
     if rows is not None:
         return rows
+    # Worked out once per version; the clock (new at almost every frame) is put in after.
+    base: list[dict[str, Any]] | None = snapshot.memo.get("seats")
+    if base is None:
+        base = snapshot.memo["seats"] = _seats_at_version(snapshot)
+    if remaining is None:
+        rows = base
+    else:
+        total = snapshot.turn_seconds
+        rows = [
+            {**row, "remaining": remaining, "total": total} if row["turn"] else row
+            for row in base
+        ]
+    snapshot.memo[key] = rows
+    return rows
+
+
+def _seats_at_version(snapshot: Snapshot) -> list[dict[str, Any]]:
+    """``_public_seats`` without the clock."""
     game = snapshot.game
     view = _view(snapshot, None)
     hand = view["hand"] if view else None
@@ -574,17 +592,14 @@ def _public_seats(snapshot: Snapshot, remaining: float | None) -> list[dict[str,
             "small_blind": hand is not None and hand["small_blind_seat"] == position,
             "big_blind": hand is not None and hand["big_blind_seat"] == position,
             "turn": position == to_act,
-            "remaining": remaining if position == to_act else None,
-            "total": (
-                snapshot.turn_seconds if position == to_act and remaining is not None else None
-            ),
+            "remaining": None,
+            "total": None,
             "paused": snapshot.paused,
             "won": won["amount"] if won else 0,
             "hand_name": won["hand"] if won else "",
             "hand_key": won["hand_key"] if won else None,
             "winning_cards": won["cards"] if won else [],
         })
-    snapshot.memo[key] = rows
     return rows
 
 
