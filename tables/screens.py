@@ -19,6 +19,7 @@ Parts and their parameters:
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 from collections.abc import Callable
@@ -99,9 +100,11 @@ _SEAT_KEYS = (
 )
 
 
+@functools.lru_cache(maxsize=4096, typed=True)
 def clock_texts(remaining: float | None, total: int | None) -> tuple[str, str]:
     """The seconds left on a turn's clock as components/countdown.html prints them: to a tenth
-    and whole (no time left yet, or none at all: the whole time to act)."""
+    and whole (no time left yet, or none at all: the whole time to act). Remembered: the same
+    few hundred values come back all the time, and ``floatformat`` is slow."""
     left = remaining or total
     if left is None:
         return "", ""
