@@ -29,13 +29,14 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db import connection, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, override
 
@@ -86,6 +87,8 @@ class Snapshot:
     # The table's row at this version (``ROW_FIELDS``' values), for the write path's
     # conditional update (tables.services.apply_change): never changed, copied before use.
     row: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
+    # And its seats' rows (``SEAT_FIELDS``' values), for the same.
+    seat_rows: tuple[tuple[Any, ...], ...] | None = field(default=None, compare=False, repr=False)
     # Public things derived from this version once, for every connection (e.g. the log).
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -129,14 +132,14 @@ _JSON_FUNCTIONS = {
 
 
 def _seats_column(connection: BaseDatabaseWrapper) -> str | None:
-    """The table's seats as one JSON column of the table's row ([position, name, is_computer,
-    level, away, claim_hash] each), where the database can say it: a load is one query."""
+    """The table's seats as one JSON column of the table's row (each an array of
+    ``SEAT_FIELDS``), where the database can say it: a load is one query."""
     functions = _JSON_FUNCTIONS.get(connection.vendor)
     if functions is None:
         return None
     aggregate, array = functions
     quote = connection.ops.quote_name
-    columns = ", ".join(f"s.{quote(_column(Seat, name))}" for name in _SEAT_INFO)
+    columns = ", ".join(f"s.{quote(str(f.column))}" for f in _SEAT_COLUMNS)
     return (
         f"(SELECT {aggregate}({array}({columns})) FROM {quote(Seat._meta.db_table)} s"
         f" WHERE s.{quote(_column(Seat, 'table'))}"
@@ -150,18 +153,60 @@ def _column(model: type[models.Model], name: str) -> str:
     return str(found.column)
 
 
-_SEAT_INFO = ("position", "name", "is_computer", "level", "away", "claim_hash")
+# A seat's columns as the write path reads them (tables.services): all but the presence
+# (``last_seen``), which changes without a new version.
+_SEAT_COLUMNS = [f for f in Seat._meta.concrete_fields if f.attname != "last_seen"]
+SEAT_FIELDS = tuple(f.attname for f in _SEAT_COLUMNS)
 table_with_seats = Prepared(lambda pk: Table.objects.filter(pk=pk), also=_seats_column)
 
 
-def _seat_infos(value: Any) -> list[SeatInfo]:
-    """SeatInfo from the JSON column (text on SQLite, decoded or not on PostgreSQL)."""
+def _json_datetime(value: Any) -> datetime:
+    """A date from JSON: ISO text with its offset (PostgreSQL) or without (SQLite: UTC)."""
+    parsed = parse_datetime(str(value))
+    if parsed is None:
+        raise ValueError(f"not a date: {value!r}")
+    if timezone.is_naive(parsed):
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed.astimezone(UTC)
+
+
+def _from_json(column: models.Field[Any, Any]) -> Callable[[Any], Any]:
+    kind = column.get_internal_type()
+    if kind == "BooleanField":
+        return bool
+    if kind in ("CharField", "TextField"):
+        return str
+    if kind == "DateTimeField":
+        return _json_datetime
+    return int  # ids, positions, counts
+
+
+_SEAT_TYPES = tuple(_from_json(f) for f in _SEAT_COLUMNS)
+
+
+def _seat_rows(value: Any) -> list[tuple[Any, ...]]:
+    """The seats' rows (``SEAT_FIELDS``) from the JSON column (text on SQLite, decoded or not
+    on PostgreSQL), each value of its field's type (booleans are 0/1 in SQLite's JSON)."""
     if isinstance(value, str | bytes):
         value = json.loads(value)
     return [
-        SeatInfo(int(position), str(name), bool(computer), str(level), bool(away), str(claim))
-        for position, name, computer, level, away, claim in value or ()
+        tuple([kind(item) for kind, item in zip(_SEAT_TYPES, row, strict=True)])
+        for row in value or ()
     ]
+
+
+def _rows_of(seats: Iterable[Seat]) -> list[tuple[Any, ...]]:
+    return [tuple([getattr(seat, name) for name in SEAT_FIELDS]) for seat in seats]
+
+
+_POSITION_AT = SEAT_FIELDS.index("position")
+_INFO_AT = [SEAT_FIELDS.index(name) for name in (
+    "position", "name", "is_computer", "level", "away", "claim_hash",
+)]
+
+
+def _infos(rows: Iterable[tuple[Any, ...]]) -> list[SeatInfo]:
+    return [SeatInfo(*[row[at] for at in _INFO_AT]) for row in rows]
 
 
 def load_snapshot(table_id: int, *, check_cache: bool = True) -> Snapshot | None:
@@ -183,8 +228,8 @@ def load_snapshot(table_id: int, *, check_cache: bool = True) -> Snapshot | None
     table, seats = rows[0]
     game = Game.from_dict(table.state, base=latest_game(table)) if table.state else None
     joined = connection.vendor in _JSON_FUNCTIONS
-    infos = _seat_infos(seats) if joined else _infos(seats_of(table_id))
-    return _keep(_build(table, infos, game))
+    seat_rows = _seat_rows(seats) if joined else _rows_of(seats_of(table_id))
+    return _keep(_build(table, seat_rows, game))
 
 
 def newest(table_id: int) -> Snapshot | None:
@@ -211,20 +256,13 @@ def remember(table: Table, seats: Iterable[Seat], game: Game | None) -> None:
     (A paused table or one pointing to a next game is simply loaded when it is drawn.)"""
     if table.paused or table.next_table_id is not None:
         return
-    _keep(_build(table, _infos(seats), game))
+    _keep(_build(table, _rows_of(seats), game))
 
 
-def _infos(seat_rows: Iterable[Seat]) -> list[SeatInfo]:
-    return [
-        SeatInfo(s.position, s.name, s.is_computer, s.level, s.away, s.claim_hash)
-        for s in seat_rows
-    ]
-
-
-def _build(table: Table, infos: Iterable[SeatInfo], game: Game | None) -> Snapshot:
+def _build(table: Table, seat_rows: list[tuple[Any, ...]], game: Game | None) -> Snapshot:
     from tables.moderation import seconds_left_on_resume  # moderation uses the write path
 
-    seats = {info.position: info for info in infos}
+    seats = {info.position: info for info in _infos(seat_rows)}
     row = tuple([getattr(table, name) for name in ROW_FIELDS])
     return Snapshot(
         id=table.id, code=table.code, created_at=table.created_at, mode=table.mode,
@@ -239,6 +277,7 @@ def _build(table: Table, infos: Iterable[SeatInfo], game: Game | None) -> Snapsh
         game=game,
         paused_left=seconds_left_on_resume(table) if table.paused else None,
         row=row,
+        seat_rows=tuple(sorted(seat_rows, key=lambda row: row[_POSITION_AT])),
     )
 
 

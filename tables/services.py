@@ -346,7 +346,6 @@ _table_locked_or_skipped = prepared.Prepared(
 # without a query when the version it locked is the one that change committed. Every change
 # to a seat goes through apply_change and bumps the version, except presence (``last_seen``),
 # which is left out and loaded if anything reads it.
-_SEAT_FIELDS = [f.attname for f in Seat._meta.concrete_fields if f.attname != "last_seen"]
 _seat_rows: OrderedDict[int, tuple[tuple[str, datetime], int, list[list[Any]]]] = OrderedDict()
 _seat_rows_lock = threading.Lock()
 SEAT_ROWS_KEPT = 4096  # tables; the oldest written are forgotten first
@@ -354,14 +353,21 @@ SEAT_ROWS_KEPT = 4096  # tables; the oldest written are forgotten first
 
 def _seats_at(table: Table) -> list[Seat]:
     kept = _seat_rows.get(table.id)
-    if kept is None or kept[0] != (table.code, table.created_at) or kept[1] != table.version:
-        return frames.seats_of(table.id)
+    rows: Iterable[Iterable[Any]]
+    if kept is not None and kept[0] == (table.code, table.created_at) and kept[1] == table.version:
+        rows = kept[2]
+    else:
+        # A version another process wrote, which this one loaded to draw: its seats with it.
+        drawn = frames.cached_snapshot(table.id, table.code, table.created_at, table.version)
+        if drawn is None or drawn.seat_rows is None:
+            return frames.seats_of(table.id)
+        rows = drawn.seat_rows
     using = table._state.db or "default"
-    return [Seat.from_db(using, _SEAT_FIELDS, row) for row in kept[2]]
+    return [Seat.from_db(using, frames.SEAT_FIELDS, list(row)) for row in rows]
 
 
 def _keep_seats(table: Table, seats: list[Seat]) -> None:
-    rows = [[getattr(seat, name) for name in _SEAT_FIELDS] for seat in seats]
+    rows = [[getattr(seat, name) for name in frames.SEAT_FIELDS] for seat in seats]
     with _seat_rows_lock:
         _seat_rows[table.id] = ((table.code, table.created_at), table.version, rows)
         _seat_rows.move_to_end(table.id)

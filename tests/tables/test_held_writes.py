@@ -189,3 +189,29 @@ def test_dealing_and_ending_hands_write_their_rows_under_the_lock() -> None:
     assert [h.number for h in hands] == [1, 2, 3]
     assert all(h.ended_at is not None and h.final_stacks for h in hands)
     assert one_statement >= 6
+
+
+def test_an_action_on_a_version_loaded_here_finds_the_seats_with_it() -> None:
+    """A version another process wrote, which this one loaded to draw: the change reads the
+    seats from that load (one statement in all), seats exactly as the database has them."""
+    table, hashes, seat = at_a_persons_turn()
+    frames._snapshots.clear()
+    frames._versions_kept.clear()
+    services._seat_rows.clear()
+    loaded = frames.load_snapshot(table.id, check_cache=False)
+    assert loaded is not None and loaded.seat_rows is not None
+    assert loaded.seat_rows == tuple(frames._rows_of(Seat.objects.filter(table=table)))
+    with CaptureQueriesContext(connection) as queries:
+        done = act(table, hashes, seat, "tap-5")
+    assert done.applied
+    assert len(queries.captured_queries) == 1, [q["sql"] for q in queries.captured_queries]
+    # The seats a change is given are the seats in the database, field by field.
+    services._seat_rows.clear()
+    seen: list[dict[int, tuple[object, ...]]] = []
+    services.apply_change(table.id, lambda change: seen.append({
+        p: tuple(getattr(s, f) for f in frames.SEAT_FIELDS) for p, s in change.seats.items()
+    }))
+    assert seen == [{
+        s.position: tuple(getattr(s, f) for f in frames.SEAT_FIELDS)
+        for s in Seat.objects.filter(table=table)
+    }]

@@ -162,7 +162,8 @@ def test_a_load_reads_the_seats_in_the_same_query_as_they_are() -> None:
     assert loaded is not None
     assert len(queries.captured_queries) == 1
     rows = Seat.objects.filter(table=table)
-    assert loaded.seats == {s.position: s for s in frames._infos(rows)}
+    assert loaded.seats == {s.position: s for s in frames._infos(frames._rows_of(rows))}
+    assert loaded.seat_rows == tuple(frames._rows_of(rows.order_by("position")))
     for info in loaded.seats.values():
         assert type(info.is_computer) is bool and type(info.away) is bool
         assert type(info.position) is int
