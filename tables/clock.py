@@ -95,7 +95,10 @@ def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
         change.mark()
         return True
 
-    return apply_change(table_id, mutate, skip_locked=True, held=True)
+    # Dealing writes the new hand's row, which is done under the lock: no use trying it on the
+    # version held here first.
+    held = table.deadline_kind != Table.Deadline.NEXT_HAND
+    return apply_change(table_id, mutate, skip_locked=True, held=held)
 
 
 def _due(table: Table, now: datetime) -> bool:

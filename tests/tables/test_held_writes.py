@@ -215,3 +215,31 @@ def test_an_action_on_a_version_loaded_here_finds_the_seats_with_it() -> None:
         s.position: tuple(getattr(s, f) for f in frames.SEAT_FIELDS)
         for s in Seat.objects.filter(table=table)
     }]
+
+
+def test_the_clock_deals_under_the_lock_without_trying_the_held_version(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A deal always writes the new hand's row: the clock goes straight to the lock (trying it
+    on the held version first would only be undone); its other deadlines try it first."""
+    table, _, _ = at_a_persons_turn()
+    tried: list[int] = []
+    held = services._apply_held
+
+    def spy(table_id: int, mutate: Any) -> Any:
+        tried.append(table_id)
+        return held(table_id, mutate)
+
+    monkeypatch.setattr(services, "_apply_held", spy)
+    later = timezone.now() + timedelta(hours=1)
+    for _ in range(40):  # the hand plays to its end (time-outs), then the next is dealt
+        table.refresh_from_db()
+        kind = table.deadline_kind
+        before = len(tried)
+        assert clock.fire(table.id, table.version, now=later)
+        assert len(tried) == before + (kind != Table.Deadline.NEXT_HAND), kind
+        if kind == Table.Deadline.NEXT_HAND:
+            break
+    else:
+        raise AssertionError("no hand was dealt")
+    assert game_of(Table.objects.get(pk=table.id)).hand_number == 2
