@@ -273,9 +273,10 @@ def apply_change(
     ``held``: for the changes of play (an action, a deadline), which usually come to the
     process that wrote or drew the table's last version. The change is first checked and made
     on that version as this process holds it, and saved in one statement that updates the row
-    only if it is still at that version: the update locks the row and checks the version
-    together, so it is the same guarantee as checking under the lock, in one statement
-    instead of four (begin, locked read, update, commit). Only a change that writes nothing
+    only if it is still at that version (same table, not paused or resumed by hand since):
+    the update locks the row and checks the version together, so it is the same guarantee as
+    checking under the lock, in one statement instead of four (begin, locked read, update,
+    commit). Every other write to a table's row makes a new version (apply_change). Only a change that writes nothing
     but the row and succeeds is made so; a refusal, no change, a hand dealt or ended, a seat
     written, or a version that moved on meanwhile: the change is made again from the start
     under the lock, as above. ``mutate`` must write only through ``Change`` then.
@@ -411,10 +412,13 @@ def _commit(change: Change) -> None:
     table.version += 1
     fields = _changed_fields(table, change._fields_before)
     if change.held:
-        # The row only if it is still this table at the version the change was made on.
+        # The row only if it is still this table at the version the change was made on, and
+        # not stopped or restarted meanwhile (an operator may pause a table in the database by
+        # hand, without a new version: the clock must then stand still).
         same = [
             ("version", table.version - 1), ("code", table.code),
             ("created_at", table.created_at),
+            ("paused", change._fields_before[_TABLE_FIELDS.index("paused")]),
         ]
         if not prepared.update_fields(table, fields, where=same):
             raise _NeedsLock

@@ -243,3 +243,25 @@ def test_the_clock_deals_under_the_lock_without_trying_the_held_version(
     else:
         raise AssertionError("no hand was dealt")
     assert game_of(Table.objects.get(pk=table.id)).hand_number == 2
+
+
+def test_a_table_paused_by_hand_in_the_database_is_not_moved_on() -> None:
+    """An operator may stop a table in the database by hand, without a new version: a change
+    checked on the version held here (not paused) does not write over it; under the lock it
+    sees the pause (here, like the clock, it then does nothing)."""
+    table, _, seat = at_a_persons_turn()
+    Table.objects.filter(pk=table.id).update(paused=True)
+    seen: list[bool] = []
+
+    def like_the_clock(change: services.Change) -> bool:
+        seen.append(change.table.paused)
+        if change.table.paused:
+            return False
+        change.game.act(seat, "fold")
+        change.mark()
+        return True
+
+    assert services.apply_change(table.id, like_the_clock, held=True) is False
+    assert seen == [False, True]  # tried on the held version, then told under the lock
+    row = Table.objects.get(pk=table.id)
+    assert row.version == table.version and row.paused and row.state == table.state

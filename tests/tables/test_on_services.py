@@ -42,13 +42,14 @@ LIVE = [
 ]
 
 
-# The conditional update's version, code and creation time, compared by PostgreSQL's types.
+# The conditional update's version, code, creation time and pause, compared by PostgreSQL.
 HELD = [
     test_held_writes.test_an_action_on_the_version_held_here_is_one_conditional_update,
     test_held_writes.test_the_held_change_writes_the_row_the_locked_path_writes,
     test_held_writes.test_an_action_on_a_version_that_moved_on_is_refused_as_stale_under_the_lock,
     test_held_writes.test_dealing_and_ending_hands_write_their_rows_under_the_lock,
     test_held_writes.test_an_action_on_a_version_loaded_here_finds_the_seats_with_it,
+    test_held_writes.test_a_table_paused_by_hand_in_the_database_is_not_moved_on,
 ]
 
 
