@@ -276,10 +276,10 @@ def apply_change(
     only if it is still at that version (same table, not paused or resumed by hand since):
     the update locks the row and checks the version together, so it is the same guarantee as
     checking under the lock, in one statement instead of four (begin, locked read, update,
-    commit). Every other write to a table's row makes a new version (apply_change). Only a change that writes nothing
-    but the row and succeeds is made so; a refusal, no change, a hand dealt or ended, a seat
-    written, or a version that moved on meanwhile: the change is made again from the start
-    under the lock, as above. ``mutate`` must write only through ``Change`` then.
+    commit); every other write to a table's row makes a new version. Only a change that
+    writes nothing but the row and succeeds is made so; a refusal, no change, a hand dealt or
+    ended, a seat written, or a version that moved on meanwhile: the change is made again from
+    the start under the lock, as above. ``mutate`` must write only through ``Change`` then.
     """
     if held:
         try:
