@@ -195,7 +195,8 @@ def _seat_rows(value: Any) -> list[tuple[Any, ...]]:
     ]
 
 
-def _rows_of(seats: Iterable[Seat]) -> list[tuple[Any, ...]]:
+def seat_rows_of(seats: Iterable[Seat]) -> list[tuple[Any, ...]]:
+    """Seats as rows of ``SEAT_FIELDS``' values (what ``Seat.from_db`` takes back)."""
     return [tuple([getattr(seat, name) for name in SEAT_FIELDS]) for seat in seats]
 
 
@@ -228,7 +229,7 @@ def load_snapshot(table_id: int, *, check_cache: bool = True) -> Snapshot | None
     table, seats = rows[0]
     game = Game.from_dict(table.state, base=latest_game(table)) if table.state else None
     joined = connection.vendor in _JSON_FUNCTIONS
-    seat_rows = _seat_rows(seats) if joined else _rows_of(seats_of(table_id))
+    seat_rows = _seat_rows(seats) if joined else seat_rows_of(seats_of(table_id))
     return _keep(_build(table, seat_rows, game))
 
 
@@ -242,12 +243,10 @@ def newest(table_id: int) -> Snapshot | None:
 def latest_game(table: Table) -> Game | None:
     """The game of the newest version of this table this process holds: the new state is
     usually that hand a few actions on, which is then not replayed from its start."""
-    with _snapshot_lock:
-        kept = _versions_kept.get(table.id)
-        newest = _snapshots.get(kept[-1]) if kept else None
-    if newest is None or (newest.code, newest.created_at) != (table.code, table.created_at):
+    held = newest(table.id)
+    if held is None or (held.code, held.created_at) != (table.code, table.created_at):
         return None
-    return newest.game
+    return held.game
 
 
 def remember(table: Table, seats: Iterable[Seat], game: Game | None) -> None:
@@ -256,7 +255,7 @@ def remember(table: Table, seats: Iterable[Seat], game: Game | None) -> None:
     (A paused table or one pointing to a next game is simply loaded when it is drawn.)"""
     if table.paused or table.next_table_id is not None:
         return
-    _keep(_build(table, _rows_of(seats), game))
+    _keep(_build(table, seat_rows_of(seats), game))
 
 
 def _build(table: Table, seat_rows: list[tuple[Any, ...]], game: Game | None) -> Snapshot:

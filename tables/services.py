@@ -347,14 +347,16 @@ _table_locked_or_skipped = prepared.Prepared(
 # without a query when the version it locked is the one that change committed. Every change
 # to a seat goes through apply_change and bumps the version, except presence (``last_seen``),
 # which is left out and loaded if anything reads it.
-_seat_rows: OrderedDict[int, tuple[tuple[str, datetime], int, list[list[Any]]]] = OrderedDict()
+_seat_rows: OrderedDict[int, tuple[tuple[str, datetime], int, list[tuple[Any, ...]]]] = (
+    OrderedDict()
+)
 _seat_rows_lock = threading.Lock()
 SEAT_ROWS_KEPT = 4096  # tables; the oldest written are forgotten first
 
 
 def _seats_at(table: Table) -> list[Seat]:
     kept = _seat_rows.get(table.id)
-    rows: Iterable[Iterable[Any]]
+    rows: Iterable[tuple[Any, ...]]
     if kept is not None and kept[0] == (table.code, table.created_at) and kept[1] == table.version:
         rows = kept[2]
     else:
@@ -364,11 +366,11 @@ def _seats_at(table: Table) -> list[Seat]:
             return frames.seats_of(table.id)
         rows = drawn.seat_rows
     using = table._state.db or "default"
-    return [Seat.from_db(using, frames.SEAT_FIELDS, list(row)) for row in rows]
+    return [Seat.from_db(using, frames.SEAT_FIELDS, row) for row in rows]
 
 
 def _keep_seats(table: Table, seats: list[Seat]) -> None:
-    rows = [[getattr(seat, name) for name in frames.SEAT_FIELDS] for seat in seats]
+    rows = frames.seat_rows_of(seats)
     with _seat_rows_lock:
         _seat_rows[table.id] = ((table.code, table.created_at), table.version, rows)
         _seat_rows.move_to_end(table.id)
@@ -377,6 +379,7 @@ def _keep_seats(table: Table, seats: list[Seat]) -> None:
 
 
 _TABLE_FIELDS = [f.attname for f in Table._meta.concrete_fields if not f.primary_key]
+_PAUSED_AT = _TABLE_FIELDS.index("paused")
 # Saved with every change: the engine state (a dict that could have been changed in place),
 # the version, the deadline, and the time of the change.
 _ALWAYS_SAVED = {"state", "version", "next_deadline", "deadline_kind", "updated_at"}
@@ -418,7 +421,7 @@ def _commit(change: Change) -> None:
         same = [
             ("version", table.version - 1), ("code", table.code),
             ("created_at", table.created_at),
-            ("paused", change._fields_before[_TABLE_FIELDS.index("paused")]),
+            ("paused", change._fields_before[_PAUSED_AT]),
         ]
         if not prepared.update_fields(table, fields, where=same):
             raise _NeedsLock

@@ -16,7 +16,7 @@ from django.urls import reverse
 from engine.cards import RANK_NAMES, SUIT_NAMES, Card
 from engine.game import Game
 from engine.history import replay
-from tables import claims, services
+from tables import claims, frames, services
 from tables.models import Hand, Table
 
 ORIGIN = b"http://testserver"
@@ -162,6 +162,16 @@ def pass_and_play(names: list[str], seat_count: int) -> tuple[Table, list[str]]:
     services.start_game(table.id, hashes)
     table.refresh_from_db()
     return table, hashes
+
+
+def hold_only(*snapshots: frames.Snapshot | None) -> None:
+    """This process forgets every version of every table it holds but these: as if the newer
+    ones had been written, and never drawn here, by another process."""
+    frames._snapshots.clear()
+    frames._versions_kept.clear()
+    for snapshot in snapshots:
+        assert snapshot is not None
+        frames._keep(snapshot)
 
 
 def game_of(table: Table) -> Game:

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from tables import clock, frames, services
 from tables.models import Hand, Seat, Table
-from tests.tables.helpers import game_of, pass_and_play
+from tests.tables.helpers import game_of, hold_only, pass_and_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -105,10 +105,7 @@ def test_an_action_on_a_version_that_moved_on_is_refused_as_stale_under_the_lock
     old = frames.newest(table.id)
     act(table, hashes, seat, "first")
     moved = Table.objects.get(pk=table.id)
-    frames._snapshots.clear()
-    frames._versions_kept.clear()
-    assert old is not None
-    frames._keep(old)  # as if the first action had been written elsewhere
+    hold_only(old)  # as if the first action had been written elsewhere
     with pytest.raises(services.Refused) as refused:
         act(table, hashes, seat, "second", kind="fold")
     assert refused.value.code == "stale"
@@ -122,10 +119,7 @@ def test_a_phone_ahead_of_the_version_held_here_is_served_under_the_lock() -> No
     old = frames.newest(table.id)
     act(table, hashes, seat, "first")
     table.refresh_from_db()
-    frames._snapshots.clear()
-    frames._versions_kept.clear()
-    assert old is not None
-    frames._keep(old)
+    hold_only(old)
     next_seat = game_of(table).hand.seat_to_act  # type: ignore[union-attr]
     assert next_seat is not None
     done = act(table, hashes, next_seat, "second")
@@ -195,12 +189,11 @@ def test_an_action_on_a_version_loaded_here_finds_the_seats_with_it() -> None:
     """A version another process wrote, which this one loaded to draw: the change reads the
     seats from that load (one statement in all), seats exactly as the database has them."""
     table, hashes, seat = at_a_persons_turn()
-    frames._snapshots.clear()
-    frames._versions_kept.clear()
+    hold_only()
     services._seat_rows.clear()
     loaded = frames.load_snapshot(table.id, check_cache=False)
     assert loaded is not None and loaded.seat_rows is not None
-    assert loaded.seat_rows == tuple(frames._rows_of(Seat.objects.filter(table=table)))
+    assert loaded.seat_rows == tuple(frames.seat_rows_of(Seat.objects.filter(table=table)))
     with CaptureQueriesContext(connection) as queries:
         done = act(table, hashes, seat, "tap-5")
     assert done.applied

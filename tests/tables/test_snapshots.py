@@ -4,13 +4,14 @@ a load from the database would build it, so connections draw it without a query 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 
 import pytest
 
 from engine.game import Game
 from tables import clock, frames, services
 from tables.models import Table
-from tests.tables.helpers import pass_and_play
+from tests.tables.helpers import hold_only, pass_and_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,15 +43,22 @@ def play_one(table: Table, hashes: list[str], now: frames.Snapshot) -> None:
     )
 
 
-def test_the_committed_version_is_cached_as_loading_it_would_build_it() -> None:
-    table, hashes = table_at_a_turn()
-    for _ in range(12):  # persons and a computer player, across streets
+def in_play(table: Table, steps: int) -> Iterator[frames.Snapshot]:
+    """Up to ``steps`` versions of the hand being played, each as loaded here (the table row
+    refreshed first), until the hand ends."""
+    for _ in range(steps):
         table.refresh_from_db()
         now = frames.load_snapshot(table.id)
         assert now is not None and now.game is not None
         hand = now.game.hand
         if hand is None or hand.finished or hand.seat_to_act is None:
-            break
+            return
+        yield now
+
+
+def test_the_committed_version_is_cached_as_loading_it_would_build_it() -> None:
+    table, hashes = table_at_a_turn()
+    for now in in_play(table, 12):  # persons and a computer player, across streets
         play_one(table, hashes, now)
         table.refresh_from_db()
         cached = frames.cached_snapshot(table.id, table.code, table.created_at, table.version)
@@ -122,20 +130,13 @@ def test_a_version_written_elsewhere_is_built_on_the_version_held_here() -> None
     hand is not replayed from its start), and gets what loading it from scratch gives."""
     table, hashes = table_at_a_turn()
     built_on = 0
-    for _ in range(10):
-        table.refresh_from_db()
-        held = frames.load_snapshot(table.id)
-        assert held is not None and held.game is not None
-        hand = held.game.hand
-        if hand is None or hand.finished or hand.seat_to_act is None:
-            break
+    for held in in_play(table, 10):
+        assert held.game is not None
         held_state = held.game.to_dict()
         play_one(table, hashes, held)
         table.refresh_from_db()
         # As if another process had written it: this process holds only the older version.
-        frames._snapshots.clear()
-        frames._versions_kept.clear()
-        frames._keep(held)
+        hold_only(held)
         assert frames.latest_game(table) is held.game
         loaded = frames.load_snapshot(table.id, check_cache=False)
         assert loaded is not None and loaded.version == table.version
@@ -162,8 +163,8 @@ def test_a_load_reads_the_seats_in_the_same_query_as_they_are() -> None:
     assert loaded is not None
     assert len(queries.captured_queries) == 1
     rows = Seat.objects.filter(table=table)
-    assert loaded.seats == {s.position: s for s in frames._infos(frames._rows_of(rows))}
-    assert loaded.seat_rows == tuple(frames._rows_of(rows.order_by("position")))
+    assert loaded.seats == {s.position: s for s in frames._infos(frames.seat_rows_of(rows))}
+    assert loaded.seat_rows == tuple(frames.seat_rows_of(rows.order_by("position")))
     for info in loaded.seats.values():
         assert type(info.is_computer) is bool and type(info.away) is bool
         assert type(info.position) is int
