@@ -140,6 +140,17 @@ def run_axe(page: Any) -> list[dict[str, Any]]:
     page.add_script_tag(path=str(VENDOR / "axe.min.js"))
     found: list[dict[str, Any]] = page.evaluate(
         """async () => {
+          // Contrast is judged on the page at rest: a card still fading in
+          // (deal-in, 260 ms) is half transparent and would be measured
+          // against the felt behind it. Endless effects (the turn's pulse)
+          // only move a shadow and are left running.
+          for (let round = 0; round < 20; round++) {
+            const running = document.getAnimations().filter(
+              a => a.playState === 'running' &&
+                   isFinite(a.effect.getComputedTiming().endTime));
+            if (!running.length) break;
+            await Promise.all(running.map(a => a.finished.catch(() => null)));
+          }
           const result = await axe.run(document, {resultTypes: ['violations']});
           return result.violations.map(v => ({
             id: v.id, impact: v.impact, help: v.help,
