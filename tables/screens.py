@@ -27,6 +27,7 @@ from typing import Any
 
 from django.template.defaultfilters import floatformat
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
@@ -100,6 +101,29 @@ _SEAT_KEYS = (
 )
 
 
+_STACK, _NAME, _SEAT, _INITIAL = slot("stack"), slot("name"), slot("seat"), slot("initial")
+_CODE, _BOARD, _POTS, _EVENTS = slot("code"), slot("board"), slot("pots"), slot("events")
+_LAST_LINE, _HAND_NUMBER = slot("last_line"), slot("hand_number")
+
+
+@functools.lru_cache(maxsize=4096)
+def back_url(code: str) -> str:
+    """Where your place's "I'm back" button posts (a slot of tables/_me.html)."""
+    return reverse("tables:back", args=[code])
+
+
+@functools.lru_cache(maxsize=4096)
+def history_url(code: str) -> str:
+    """The table's earlier hands (a slot of tables/_log_drawer.html)."""
+    return reverse("tables:history", args=[code])
+
+
+@functools.lru_cache(maxsize=4096)
+def act_url(code: str) -> str:
+    """Where the action bar's forms post (a slot of tables/_action_bar.html)."""
+    return reverse("tables:act", args=[code])
+
+
 @functools.lru_cache(maxsize=4096, typed=True)
 def clock_texts(remaining: float | None, total: int | None) -> tuple[str, str]:
     """The seconds left on a turn's clock as components/countdown.html prints them: to a tenth
@@ -114,10 +138,16 @@ def clock_texts(remaining: float | None, total: int | None) -> tuple[str, str]:
 def _seat_part(row: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """A seat's parameters for its drawing, and the values filled in: its chips and its bet
     change at almost every action, the seconds left on its clock at every frame, the rest
-    seldom, so the drawing is mostly found kept."""
+    seldom, so the drawing is mostly found kept. Who sits there (the name, its initial, the
+    seat's number) is filled in too: one drawing serves every seat in the same state, at
+    every table."""
     params = {key: row[key] for key in _SEAT_KEYS}
-    params["stack"] = slot("stack")
-    filled: dict[str, Any] = {"stack": row["stack"]}
+    name = row["name"]
+    params["stack"], params["name"], params["seat"] = _STACK, _NAME, _SEAT
+    params["initial"] = _INITIAL
+    filled: dict[str, Any] = {
+        "stack": row["stack"], "name": name, "seat": row["seat"], "initial": name[:1].upper(),
+    }
     if row["turn"] and row["total"]:
         params["clock_at"], params["clock_secs"] = slot("clock_at"), slot("clock_secs")
         filled["clock_at"], filled["clock_secs"] = clock_texts(row["remaining"], row["total"])
@@ -181,9 +211,9 @@ def play_screen(context: Any) -> SafeString:
         "  ",
         # The log grows by a line or so at every change: its frame is kept, the lines filled in.
         shared((bool(persp.mine),), "tables/_log_drawer.html", {
-            "code": code, "log": slot("log") if context["log_tail"] else "",
-            "history": bool(persp.mine),
-        }, lambda: {"log": _log_items(context["log_tail"])}),
+            "log": slot("log") if context["log_tail"] else "",
+            "history": bool(persp.mine), "history_url": slot("history_url"),
+        }, lambda: {"log": _log_items(context["log_tail"]), "history_url": history_url(code)}),
         "  ",
         shared((), "tables/_table_tools.html", tools) if request is None and not csrf_token
         else render_component("tables/_table_tools.html", tools),
@@ -199,12 +229,23 @@ def play_screen(context: Any) -> SafeString:
             parts += ["<li>", shared(key, "components/seat.html", seat=seat), "</li>"]
     parts += [
         "\n  </ol>\n  ",
-        # The last line of the log and the event count change at every version; the board and
-        # the pots only when cards come or chips go in: those are the drawing's key.
-        shared((), "tables/_table_center.html", {"code": code, "center": {
-            **center, "last_line": slot("last_line") if center["last_line"] else "",
-            "events": slot("events"), "hand_number": slot("hand_number"),
-        }}, lambda: {
+        # The last line of the log and the event count change at every version, the board and
+        # the pots when cards come or chips go in: all are written into one drawing kept for
+        # every table (the board and the pots are drawn apart, each kept as such).
+        shared((), "tables/_table_center.html", {
+            "code": _CODE, "board": _BOARD, "pots": _POTS, "center": {
+                "finished": center["finished"],
+                "last_line": _LAST_LINE if center["last_line"] else "",
+                "events": _EVENTS, "hand_number": _HAND_NUMBER,
+            },
+        }, lambda: {
+            "code": code,
+            "board": render_component("tables/_board.html", {
+                "board": center["board"], "win_cards": center["win_cards"],
+            }, language=language),
+            "pots": render_component("tables/_pots.html", {
+                "pots": [{"amount": pot["amount"]} for pot in center["pots"]],
+            }, language=language),
             "last_line": center["last_line"], "events": center["events"],
             "hand_number": center["hand_number"],
         }),
@@ -223,9 +264,10 @@ def play_screen(context: Any) -> SafeString:
             "hand_name": params.pop("hand_name"), "best": context.get("best"),
         }, language=language)
         params["won"] = bool(params["won"])
+        filled["back_url"] = back_url(code)
         parts.append(render_component("tables/_me.html", {
-            "code": code, "s": params, "cards": slot("cards"), "best_line": slot("best_line"),
-            "csrf_token": csrf_token,
+            "back_url": slot("back_url"), "s": params, "cards": slot("cards"),
+            "best_line": slot("best_line"), "csrf_token": csrf_token,
         }, fill=filled, language=language))
     if persp.pass_and_play:
         reveal = [
@@ -240,9 +282,11 @@ def play_screen(context: Any) -> SafeString:
     finished = bool(hand and hand["finished"])
     if legal:
         assert hand is not None
-        # New at every change: drawn once per kind of turn (and table), the numbers filled in.
+        # New at every change: drawn once per kind of turn, the table and the numbers filled
+        # in.
         parts.append(render_component("tables/_action_bar.html", {
-            "code": code, "version": slot("version"), "action_id": slot("action_id"),
+            "code": slot("code"), "act_url": slot("act_url"), "version": slot("version"),
+            "action_id": slot("action_id"),
             "legal": {
                 "seat": slot("seat"), "check": legal["check"], "call": slot("call"),
                 "call_all_in": legal["call_all_in"], "bet_or_raise": legal["bet_or_raise"],
@@ -257,6 +301,7 @@ def play_screen(context: Any) -> SafeString:
             },
             "you": {"bet": slot("your_bet")},
         }, fill={
+            "code": code, "act_url": act_url(code),
             "version": context["version"], "action_id": context["action_id"],
             "seat": legal["seat"], "call": legal["call"], "min_to": legal["min_to"],
             "max_to": legal["max_to"], "hand_number": hand["hand_number"],

@@ -184,8 +184,8 @@ def test_the_action_bar_with_its_numbers_filled_in_is_the_action_bar_drawn_with_
                 context = frame_context(snapshot, persp, FrameOptions(language=language))
                 view, shown = context["legal"], context["hand"]
                 expected = template.render({
-                    "code": snapshot.code, "version": snapshot.version,
-                    "action_id": action_id.group(1),
+                    "code": snapshot.code, "act_url": f"/t/{snapshot.code}/act/",
+                    "version": snapshot.version, "action_id": action_id.group(1),
                     "legal": {**view, "one_amount": view["min_to"] == view["max_to"]},
                     "csrf_token": None,
                     "hand": {
@@ -298,3 +298,36 @@ def test_the_seconds_left_are_written_into_kept_drawings_never_drawn_again() -> 
         assert len(rings[0]) == len(rings[1]) == 1 and float(rings[0][0]) > float(rings[1][0])
         assert re.search(r"data-countdown-secs>(\d+)<", later.text).group(1) in ("8", "9")  # type: ignore[union-attr]
         assert _same(first.text) == _same(later.text)
+
+
+def test_another_table_playing_the_same_cards_draws_nothing_again() -> None:
+    """Who sits where (names, initials, seat numbers) and the table's code (in its links) are
+    written into kept drawings: another table with other people, dealt the same cards and
+    playing them alike, finds every part of every frame kept, and each frame still names
+    its own people and links its own table."""
+    snapshots = played(3, seed=41)
+    fragments.clear()
+    for snapshot in snapshots:
+        for mine in ([0], [1], []):
+            draw(snapshot, mine)
+    kept = {key[0] for key in fragments._cache}
+    assert {"components/seat.html", "tables/_me.html", "tables/_action_bar.html",
+            "tables/_table_center.html", "tables/_log_drawer.html"} <= kept
+    before = len(fragments._cache)
+    others = ["Zoë <Z>", "Yusuf", "Xiadani", "Computer 9"]
+    links = 0
+    for snapshot in snapshots:
+        seats = {
+            p: dataclasses.replace(info, name=others[p]) for p, info in snapshot.seats.items()
+        }
+        other = dataclasses.replace(snapshot, id=2, code="W3RP9T", seats=seats, memo={})
+        for mine in ([0], [1], []):
+            frame = draw(other, mine)
+            assert "Zoë &lt;Z&gt;" in frame.text
+            if mine != [0]:  # seat 0 among the others: its initial on its avatar
+                assert '<span class="seat__initial">Z</span>' in frame.text
+            assert "Asha" not in frame.text and "Bikash" not in frame.text
+            assert "K7Q4MX" not in frame.text
+            links += frame.text.count('"/t/W3RP9T/act/"') + frame.text.count("/t/W3RP9T/history")
+    assert links > 10
+    assert len(fragments._cache) == before, "a part was drawn again for other people"
