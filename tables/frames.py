@@ -28,7 +28,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -416,7 +416,7 @@ class Notice:
 @dataclass
 class FrameOptions:
     join_url: str = ""
-    language: str = "en"
+    language: str | None = None  # None: the active language
     notice: Notice | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -472,7 +472,8 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         at = next(i for i, s in enumerate(seats) if s["seat"] == home)
         seats = seats[at:] + seats[:at]
     you = next((s for s in seats if s["seat"] == persp.viewer), None)
-    log_lines = _log_lines(snapshot)
+    language = options.language or get_language()
+    log_lines = _log_lines(snapshot, language)
     # The parts drawn alike for everyone at the table (cached as such: tables.fragments).
     top = {
         "blinds": [view["small_blind"], view["big_blind"]] if view else None,
@@ -556,6 +557,7 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "qr": mark_safe(qr_svg(options.join_url)) if mode == "lobby" and options.join_url else "",
         "notice": options.notice,
         "data": data,
+        "language": language,  # the active one while the frame is drawn
         "now_ms": int(time.time() * 1000),
         **options.extra,
     }
@@ -670,13 +672,14 @@ def _namer(names: dict[int, str]) -> Callable[[int | None], str]:
     return name
 
 
-def _log_lines(snapshot: Snapshot) -> list[str]:
-    """The hand's action log in the active language, once per version and language. Built
-    from the spectator's events: the log names no hidden card, so it is the same for all."""
+def _log_lines(snapshot: Snapshot, language: str | None = None) -> list[str]:
+    """The hand's action log in the active language (``language``, when the caller knows it
+    already), once per version and language. Built from the spectator's events: the log
+    names no hidden card, so it is the same for all."""
     game = snapshot.game
     if game is None or game.hand is None:
         return []
-    language = get_language()
+    language = language or get_language()
     lines: list[str] | None = snapshot.memo.get(("log", language))
     if lines is not None:
         return lines
@@ -700,6 +703,9 @@ def _log_lines(snapshot: Snapshot) -> list[str]:
 
 def render_frame(snapshot: Snapshot, persp: Perspective, options: FrameOptions) -> str:
     """The websocket message: HTML elements swapped in by id (hx-swap-oob)."""
+    if options.language is None:
+        options = replace(options, language=get_language())
+    assert options.language is not None
     with speaking(options.language):
         context = frame_context(snapshot, persp, options)
         if context["screen"] in ("play", "watch"):

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from engine.actions import ActionKind
 from engine.hand import MAX_CHIPS
@@ -72,11 +73,14 @@ def parse(text: str | None, data: bytes | None, max_bytes: int) -> Message:
     action_id = raw.get("action_id")
     if not isinstance(action_id, str) or not _ACTION_ID.match(action_id):
         raise BadMessage("bad_action_id", _("Every action needs an id (letters and digits)."))
-    version = _whole(raw.get("version"), "bad_version", _("Every action needs the version seen."))
+    version = _whole(
+        raw.get("version"), "bad_version", gettext_noop("Every action needs the version seen.")
+    )
     if version is None:
         raise BadMessage("bad_version", _("Every action needs the version seen."))
     amount = _whole(
-        raw.get("amount"), "bad_amount", _("The amount must be a whole number of chips.")
+        raw.get("amount"), "bad_amount",
+        gettext_noop("The amount must be a whole number of chips."),
     )
     if amount is not None and not 0 < amount <= MAX_CHIPS:
         raise BadMessage("bad_amount", _("The amount must be more than zero and not absurd."))
@@ -84,24 +88,25 @@ def parse(text: str | None, data: bytes | None, max_bytes: int) -> Message:
 
 
 def _whole(value: Any, code: str, message: str) -> int | None:
-    """A whole number given as a JSON integer or a string of digits; None when absent."""
+    """A whole number given as a JSON integer or a string of digits; None when absent.
+    ``message`` is translated only when it is needed (marked with ``gettext_noop``)."""
     if value is None or value == "":
         return None
     if isinstance(value, bool):
-        raise BadMessage(code, message)
+        raise BadMessage(code, _(message))
     if isinstance(value, int):
         if value < 0:
-            raise BadMessage(code, message)
+            raise BadMessage(code, _(message))
         return value
     if isinstance(value, float) and value.is_integer() and value >= 0:
         return int(value)
     if isinstance(value, str) and _DIGITS.match(value.strip()):
         return int(value.strip())
-    raise BadMessage(code, message)
+    raise BadMessage(code, _(message))
 
 
 def _seat(value: Any) -> int | None:
-    seat = _whole(value, "bad_seat", _("A seat is a number from 0 to 5."))
+    seat = _whole(value, "bad_seat", gettext_noop("A seat is a number from 0 to 5."))
     if seat is not None and seat > 5:
         raise BadMessage("bad_seat", _("A seat is a number from 0 to 5."))
     return seat

@@ -61,13 +61,47 @@ def play_frame(context: Any) -> SafeString:
         parts.append(render_to_string(
             "tables/_notice.html", {"notice": notice, "oob": oob, "version": context["version"]}
         ))
-    parts += ["\n", table_data(context["data"], oob), "\n"]
+    memo = getattr(context.get("table"), "memo", None)
+    data = _data_json(context["data"], memo) if memo is not None else None
+    parts += ["\n", table_data(context["data"], oob, data), "\n"]
     return SafeString("".join(parts))  # escaped above and by the templates
 
 
-def table_data(data: Any, oob: bool = False) -> SafeString:
-    """The frame's small JSON part for scripts (``#table-data``), safe inside a script tag."""
-    payload = json.dumps(data, separators=(",", ":")).translate(_JSON_ESCAPES)
+# The frame data's values that differ between the connections at one version; the others are
+# the table's (tables.frames.frame_context), written once per version and tenth of a second.
+_OWN = frozenset(("screen", "you", "mine", "handoff", "legal", "your_bet"))
+_OWN_MARK = "\ue000own\ue001"
+
+
+def _data_json(data: dict[str, Any], memo: dict[Any, Any]) -> str:
+    """``json.dumps(data)`` as table_data writes it, the table's values written once per
+    version (``memo``: the snapshot's) and this connection's own put in between."""
+    key = ("data-json", data["remaining"], tuple(data))
+    pieces: list[str] | None = memo.get(key)
+    if pieces is None:
+        marked = {k: (_OWN_MARK if k in _OWN else v) for k, v in data.items()}
+        text = json.dumps(marked, separators=(",", ":")).translate(_JSON_ESCAPES)
+        pieces = memo[key] = text.split(json.dumps(_OWN_MARK))
+    own = [_json_value(v) for k, v in data.items() if k in _OWN]
+    out = [pieces[0]]
+    for value, piece in zip(own, pieces[1:], strict=True):
+        out += [value, piece]
+    return "".join(out)
+
+
+def _json_value(value: Any) -> str:
+    if value is None:
+        return "null"
+    if type(value) is int:
+        return str(value)
+    return json.dumps(value, separators=(",", ":")).translate(_JSON_ESCAPES)
+
+
+def table_data(data: Any, oob: bool = False, payload: str | None = None) -> SafeString:
+    """The frame's small JSON part for scripts (``#table-data``), safe inside a script tag.
+    ``payload``: ``data`` written so already (see ``_data_json``)."""
+    if payload is None:
+        payload = json.dumps(data, separators=(",", ":")).translate(_JSON_ESCAPES)
     oob_attr = _OOB if oob else ""
     return SafeString(
         f'<script id="table-data" type="application/json"{oob_attr}>{payload}</script>'
@@ -104,6 +138,12 @@ _SEAT_KEYS = (
 _STACK, _NAME, _SEAT, _INITIAL = slot("stack"), slot("name"), slot("seat"), slot("initial")
 _CODE, _BOARD, _POTS, _EVENTS = slot("code"), slot("board"), slot("pots"), slot("events")
 _LAST_LINE, _HAND_NUMBER = slot("last_line"), slot("hand_number")
+
+
+@functools.lru_cache(maxsize=64)
+def _players_label(language: str) -> str:
+    """The opponents' list's label, escaped, in ``language`` (the active one)."""
+    return _e(_("Players"))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -175,7 +215,7 @@ def play_screen(context: Any) -> SafeString:
     you_seat = context.get("you_seat")
     snapshot = context.get("table")
     memo: dict[Any, Any] | None = getattr(snapshot, "memo", None)
-    language = get_language()
+    language = context.get("language") or get_language()
 
     def shared(
         key: tuple[Any, ...], name: str, params: dict[str, Any] | None = None,
@@ -220,7 +260,7 @@ def play_screen(context: Any) -> SafeString:
         "</header>\n\n",
         '<div class="ring">\n  <div class="felt" aria-hidden="true"></div>\n  ',
         '<ol class="seats opponents" id="seats" data-testid="seats" aria-label='
-        f'"{_e(_("Players"))}">\n    ',
+        f'"{_players_label(language)}">\n    ',
     ]
     for seat in seats:
         if not seat["you"]:

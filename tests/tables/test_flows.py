@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tables import claims, services
 from tables.models import Seat, Table
-from tests.tables.helpers import create_form, first_person_turn, game_of, play_out
+from tests.tables.helpers import client_lobby, create_form, first_person_turn, game_of, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -319,3 +319,16 @@ def test_services_refuse_bad_names() -> None:
     with pytest.raises(services.Refused, match="type a name"):
         services.clean_name("   ")
     assert services.clean_name("  Asha   Rai ") == "Asha Rai"
+
+
+def test_the_table_page_speaks_each_visitors_language_and_keeps_them_apart() -> None:
+    """A page drawn over HTTP is in the visitor's language (the log, the labels), and a
+    Nepali page leaves nothing Nepali behind for an English one at the same version."""
+    table, (asha, bikash) = client_lobby("Asha", "Bikash", seats=2)
+    asha.post(reverse("tables:start", args=[table.code]))
+    url = reverse("tables:table", args=[table.code])
+    for _ in range(2):
+        nepali = asha.get(url, HTTP_ACCEPT_LANGUAGE="ne").content.decode()
+        english = bikash.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        assert "ब्लाइन्ड" in nepali and "posts the big blind 20" not in nepali
+        assert "posts the big blind 20" in english and "ब्लाइन्ड" not in english

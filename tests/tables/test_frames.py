@@ -331,3 +331,23 @@ def test_another_table_playing_the_same_cards_draws_nothing_again() -> None:
             links += frame.text.count('"/t/W3RP9T/act/"') + frame.text.count("/t/W3RP9T/history")
     assert links > 10
     assert len(fragments._cache) == before, "a part was drawn again for other people"
+
+
+def test_the_frame_data_written_once_per_version_is_the_data_written_whole() -> None:
+    """The #table-data JSON: the table's values written once per version, each connection's
+    own (screen, seats, legal actions, bet) put in, is exactly json.dumps of the whole."""
+    import json
+
+    from tables.frames import frame_context
+    from tables.screens import _JSON_ESCAPES, _data_json
+
+    compared = 0
+    for snapshot in played(4, seed=5):
+        for mine in ([0], [1], [2], [0, 1], []):
+            state = PassState()
+            persp = perspective(snapshot, mine, state)
+            data = frame_context(snapshot, persp, FrameOptions(language="en"))["data"]
+            whole = json.dumps(data, separators=(",", ":")).translate(_JSON_ESCAPES)
+            assert _data_json(data, snapshot.memo) == whole
+            compared += 1
+    assert compared > 100
