@@ -12,6 +12,9 @@ one frame per connection (``tables.frames.render_frame``); that is what is timed
 - "moments": one version drawn again and again (the lobby; preflop and the flop with a person
   to act; a finished hand after a showdown): "repeat" is the same version drawn again, "new"
   starts from empty caches each time (nothing drawn before, nothing derived).
+- "many tables": ``--tables`` tables (84: 500 players six to a table), each with its own code
+  and people, four hands each, their versions drawn in turn, as a busy server draws them: the
+  parts all of them keep compete for one cache. Reported: ms per frame, parts kept at the end.
 - "reference": a plain Django template (a loop over rows) rendered through the same engine
   to the same number of bytes as the frame, i.e. what an ordinary page of that size costs.
 
@@ -193,6 +196,46 @@ def bench_played(hands: int) -> None:
     )
 
 
+def bench_many(tables: int, hands: int) -> None:
+    """Many tables at once, as on a busy server: each its own code and people, their versions
+    drawn in turn (one version of every table, then the next), so the kept parts of all of
+    them compete for the process's fragment cache."""
+    every = []
+    for number in range(tables):
+        code = f"T{number:05d}"
+        renamed: list[Snapshot] = []
+        for snap in played_versions(hands, seed=1000 + number):
+            seats = {
+                p: dataclasses.replace(info, name=f"{info.name} {number}")
+                for p, info in snap.seats.items()
+            }
+            renamed.append(dataclasses.replace(snap, id=number + 1, code=code, seats=seats))
+        every.append(renamed)
+    forget_everything()
+    drawn, sizes = 0, 0
+    start = time.perf_counter()
+    for at in range(max(len(v) for v in every)):
+        for versions in every:
+            if at < len(versions):
+                html = draw_version(versions[at])
+                drawn += len(html)
+                sizes += sum(len(h) for h in html)
+    ms = (time.perf_counter() - start) / drawn * 1000
+    try:
+        from tables import fragments
+
+        kept = f"{len(fragments._cache)} of {fragments.KEPT}"
+    except ImportError:
+        kept = "-"
+    size = sizes // drawn
+    print(
+        f"many tables: {tables} tables x {hands} hands, drawn in turn, {drawn} frames of "
+        f"{size} bytes on average\n"
+        f"  ms/frame: {ms:.2f}; reference template of {size} bytes: "
+        f"{reference_ms(size, 200):.2f} ms; parts kept at the end: {kept}\n"
+    )
+
+
 def bench_moments(repeat: int) -> None:
     print(f"moments (median of {repeat}):")
     print(f"{'':<10} {'bytes':>7} {'repeat ms':>10} {'new ms':>8} {'reference ms':>13}")
@@ -218,6 +261,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=100)
+    parser.add_argument("--tables", type=int, default=84,
+                        help="tables drawn in turn for the 'many tables' figure (0: skip)")
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
 
@@ -225,6 +270,8 @@ def main() -> None:
     loaders = [type(x).__module__ + "." + type(x).__name__ for x in backend.engine.template_loaders]
     print(f"template loaders: {', '.join(loaders)}\n")
     bench_played(args.hands)
+    if args.tables:
+        bench_many(args.tables, 4)
     bench_moments(args.repeat)
     if args.profile:
         versions = played_versions(args.hands, seed=5)
