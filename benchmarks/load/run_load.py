@@ -432,7 +432,8 @@ def report(setups: list[Setup], phases: list[Phase], args: argparse.Namespace) -
     lines = [
         f"Load benchmark, {datetime.now():%Y-%m-%d %H:%M}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}, loopback; load average when it started: "
-        f"{args.load_at_start}",
+        f"{args.load_at_start}; machine speed: {args.speed_at_start:.2f} s for ten million "
+        f"Python additions at the start, {python_speed():.2f} s at the end (lower is faster)",
         f"window {args.duration:.0f} s after {args.warmup:.0f} s warm-up per phase; lively "
         f"think time {args.think} s, no think time at saturation; next hand after "
         f"{args.next_hand_pause} s (at saturation: {args.saturation_next_hand_pause} s); with "
@@ -490,6 +491,20 @@ def verdicts(phases: list[Phase], setup: str, players: int) -> list[str]:
     return out
 
 
+def python_speed() -> float:
+    """Seconds this machine takes for a plain Python loop (ten million additions), best of
+    three: how fast the machine is at the moment. Ratios against the relay compare across
+    runs; absolute figures (latency at the lively rate) only between runs of similar speed."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        total = 0
+        for number in range(10_000_000):
+            total += number
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, nargs="+", default=[100, 500])
@@ -523,6 +538,7 @@ def main() -> None:
         raise SystemExit("--duration + --warmup: at most 590 s per phase")
     OUT.mkdir(parents=True, exist_ok=True)
     args.load_at_start = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    args.speed_at_start = python_speed()
     setups = [make_setup(name, args) for name in args.configs]
     phases: list[Phase] = []
     for setup in setups:
