@@ -25,6 +25,7 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
+from html import escape as html_escape
 from typing import Any
 
 from django.conf import settings
@@ -110,8 +111,15 @@ def render_component(
             value = fill[out[at]]
         except KeyError:
             raise ValueError(f"{name}: the slot {out[at]!r} was left without a value") from None
-        if type(value) is int and not thousands:
+        kind = type(value)
+        if kind is str:
+            # What the template prints for a plain string (localize leaves it as it is, and
+            # conditional_escape is html.escape then), without their lazy-text checks.
+            out[at] = html_escape(value)
+        elif kind is int and not thousands:
             out[at] = str(value)  # what localize gives a whole number then, much faster
+        elif kind is SafeString:
+            out[at] = str.__str__(value)
         else:
             out[at] = str(conditional_escape(localize(value)))
     return SafeString("".join(out))

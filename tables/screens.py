@@ -119,7 +119,10 @@ def _e(value: Any) -> str:
 
 def _log_items(lines: list[str]) -> SafeString:
     """The log's lines as list items, escaped as the template would print them."""
-    return SafeString("".join([f"<li>{conditional_escape(line)}</li>" for line in lines]))
+    return SafeString("".join([
+        f"<li>{html.escape(line) if type(line) is str else conditional_escape(line)}</li>"
+        for line in lines
+    ]))
 
 
 _JSON_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}

@@ -69,6 +69,31 @@ def test_filled_values_are_written_into_one_kept_drawing_escaped() -> None:
     assert fragments.slot("amount") in sly
 
 
+@pytest.mark.parametrize("thousands", [False, True])
+def test_every_kind_of_filled_value_is_written_as_the_template_prints_it(thousands: bool) -> None:
+    """Plain strings (quotes, ampersands, markup), safe strings, lazy translations, numbers
+    with and without a thousands separator: a filled value reads exactly as the template
+    itself would print it."""
+    from django.template.loader import get_template
+    from django.test import override_settings
+
+    params = {"amount": fragments.slot("amount"), "kind": "pot", "label": fragments.slot("label")}
+    labels: list[object] = [
+        "Asha's \"pot\" & <b>more</b>", mark_safe("<b>safe</b>"), gettext_lazy("Main pot"),
+        "नेपाली 🂡", 2.5, 7, True,
+    ]
+    with override_settings(USE_THOUSAND_SEPARATOR=thousands):
+        for amount in (5, 12345, 1234567):
+            for label in labels:
+                fragments.clear()
+                filled = fragments.render_component(
+                    CHIPS, params, fill={"amount": amount, "label": label}
+                )
+                direct = get_template(CHIPS).render({"amount": amount, "kind": "pot",
+                                                     "label": label})
+                assert filled == direct, (amount, label)
+
+
 def test_equal_values_find_the_same_kept_part_whatever_objects_hold_them() -> None:
     """marshal's newer formats write a value seen twice, or an interned string, apart from an
     equal one: the key must not depend on that, or equal seats are drawn again and again."""
