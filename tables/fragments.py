@@ -111,18 +111,25 @@ def render_component(
             value = fill[out[at]]
         except KeyError:
             raise ValueError(f"{name}: the slot {out[at]!r} was left without a value") from None
-        kind = type(value)
-        if kind is str:
-            # What the template prints for a plain string (localize leaves it as it is, and
-            # conditional_escape is html.escape then), without their lazy-text checks.
-            out[at] = html_escape(value)
-        elif kind is int and not thousands:
-            out[at] = str(value)  # what localize gives a whole number then, much faster
-        elif kind is SafeString:
-            out[at] = str.__str__(value)
-        else:
-            out[at] = str(conditional_escape(localize(value)))
+        out[at] = printed(value, thousands)
     return SafeString("".join(out))
+
+
+def printed(value: Any, thousands: bool | None = None) -> str:
+    """``value`` as a template prints it (``{{ value }}``: localized, escaped unless safe),
+    without Django's lazy-text checks for the plain strings and whole numbers of every frame.
+    ``thousands``: ``settings.USE_THOUSAND_SEPARATOR``, when the caller read it already."""
+    kind = type(value)
+    if kind is str:
+        return html_escape(value)  # localize leaves it as it is; conditional_escape escapes
+    if kind is SafeString:
+        return str.__str__(value)
+    if kind is int:
+        if thousands is None:
+            thousands = settings.USE_THOUSAND_SEPARATOR
+        if not thousands:
+            return str(value)  # what localize gives a whole number then
+    return str(conditional_escape(localize(value)))
 
 
 # marshal's format 2: equal values give equal bytes. From format 3 on, a string or a tuple

@@ -28,12 +28,11 @@ from typing import Any
 from django.template.defaultfilters import floatformat
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from tables.fragments import render_component, slot
+from tables.fragments import printed, render_component, slot
 
 
 def play_frame(context: Any) -> SafeString:
@@ -119,10 +118,7 @@ def _e(value: Any) -> str:
 
 def _log_items(lines: list[str]) -> SafeString:
     """The log's lines as list items, escaped as the template would print them."""
-    return SafeString("".join([
-        f"<li>{html.escape(line) if type(line) is str else conditional_escape(line)}</li>"
-        for line in lines
-    ]))
+    return SafeString("".join([f"<li>{printed(line)}</li>" for line in lines]))
 
 
 _JSON_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
@@ -138,33 +134,16 @@ _SEAT_KEYS = (
 )
 
 
-_STACK, _NAME, _SEAT, _INITIAL = slot("stack"), slot("name"), slot("seat"), slot("initial")
-_CODE, _BOARD, _POTS, _EVENTS = slot("code"), slot("board"), slot("pots"), slot("events")
-_LAST_LINE, _HAND_NUMBER = slot("last_line"), slot("hand_number")
-
-
 @functools.lru_cache(maxsize=64)
 def _players_label(language: str) -> str:
     """The opponents' list's label, escaped, in ``language`` (the active one)."""
     return _e(_("Players"))
 
 
-@functools.lru_cache(maxsize=4096)
-def back_url(code: str) -> str:
-    """Where your place's "I'm back" button posts (a slot of tables/_me.html)."""
-    return reverse("tables:back", args=[code])
-
-
-@functools.lru_cache(maxsize=4096)
-def history_url(code: str) -> str:
-    """The table's earlier hands (a slot of tables/_log_drawer.html)."""
-    return reverse("tables:history", args=[code])
-
-
-@functools.lru_cache(maxsize=4096)
-def act_url(code: str) -> str:
-    """Where the action bar's forms post (a slot of tables/_action_bar.html)."""
-    return reverse("tables:act", args=[code])
+@functools.lru_cache(maxsize=8192)
+def table_url(name: str, code: str) -> str:
+    """A table's page ``tables:<name>`` (act, back, history), filled into kept drawings."""
+    return reverse(f"tables:{name}", args=[code])
 
 
 @functools.lru_cache(maxsize=4096, typed=True)
@@ -186,8 +165,8 @@ def _seat_part(row: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     every table."""
     params = {key: row[key] for key in _SEAT_KEYS}
     name = row["name"]
-    params["stack"], params["name"], params["seat"] = _STACK, _NAME, _SEAT
-    params["initial"] = _INITIAL
+    for key in ("stack", "name", "seat", "initial"):
+        params[key] = slot(key)
     filled: dict[str, Any] = {
         "stack": row["stack"], "name": name, "seat": row["seat"], "initial": name[:1].upper(),
     }
@@ -256,7 +235,9 @@ def play_screen(context: Any) -> SafeString:
         shared((bool(persp.mine),), "tables/_log_drawer.html", {
             "log": slot("log") if context["log_tail"] else "",
             "history": bool(persp.mine), "history_url": slot("history_url"),
-        }, lambda: {"log": _log_items(context["log_tail"]), "history_url": history_url(code)}),
+        }, lambda: {
+            "log": _log_items(context["log_tail"]), "history_url": table_url("history", code),
+        }),
         "  ",
         shared((), "tables/_table_tools.html", tools) if request is None and not csrf_token
         else render_component("tables/_table_tools.html", tools),
@@ -276,10 +257,10 @@ def play_screen(context: Any) -> SafeString:
         # the pots when cards come or chips go in: all are written into one drawing kept for
         # every table (the board and the pots are drawn apart, each kept as such).
         shared((), "tables/_table_center.html", {
-            "code": _CODE, "board": _BOARD, "pots": _POTS, "center": {
+            "code": slot("code"), "board": slot("board"), "pots": slot("pots"), "center": {
                 "finished": center["finished"],
-                "last_line": _LAST_LINE if center["last_line"] else "",
-                "events": _EVENTS, "hand_number": _HAND_NUMBER,
+                "last_line": slot("last_line") if center["last_line"] else "",
+                "events": slot("events"), "hand_number": slot("hand_number"),
             },
         }, lambda: {
             "code": code,
@@ -307,7 +288,7 @@ def play_screen(context: Any) -> SafeString:
             "hand_name": params.pop("hand_name"), "best": context.get("best"),
         }, language=language)
         params["won"] = bool(params["won"])
-        filled["back_url"] = back_url(code)
+        filled["back_url"] = table_url("back", code)
         parts.append(render_component("tables/_me.html", {
             "back_url": slot("back_url"), "s": params, "cards": slot("cards"),
             "best_line": slot("best_line"), "csrf_token": csrf_token,
@@ -344,7 +325,7 @@ def play_screen(context: Any) -> SafeString:
             },
             "you": {"bet": slot("your_bet")},
         }, fill={
-            "code": code, "act_url": act_url(code),
+            "code": code, "act_url": table_url("act", code),
             "version": context["version"], "action_id": context["action_id"],
             "seat": legal["seat"], "call": legal["call"], "min_to": legal["min_to"],
             "max_to": legal["max_to"], "hand_number": hand["hand_number"],
