@@ -80,3 +80,8 @@ if "daphne.server" in sys.modules:
     # Startup triggers run just before the asyncio loop does: defer one turn into the loop.
     reactor: Any = _reactor
     reactor.callWhenRunning(lambda: reactor.callLater(0, clock.start_in_process))
+    if settings.WEBSOCKET_COMPRESSION:
+        # Daphne makes its websocket factory when it starts running, after importing this.
+        from config import compression
+
+        compression.install(inflated_max=compression.INFLATED_MAX)

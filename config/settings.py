@@ -200,6 +200,8 @@ TABLES_NEXT_HAND_PAUSE = envfloat("TABLES_NEXT_HAND_PAUSE", "5", 0, 60)
 TABLES_JOIN_FAILURES_PER_MINUTE = envint("TABLES_JOIN_FAILURES_PER_MINUTE", "10", 1, 1000)
 # Largest websocket message a client may send (bytes).
 TABLES_MAX_MESSAGE = envint("TABLES_MAX_MESSAGE", "4096", 256, 65536)
+# Websocket frames compressed for browsers that offer it (all do): config/compression.py.
+WEBSOCKET_COMPRESSION = envbool("WEBSOCKET_COMPRESSION", "true")
 # How often (seconds) Python lets another thread of a server process take over. Each process
 # runs its event loop (drawing frames) and one database thread; with Python's default of 5 ms a
 # write waits up to that long after every query while the loop draws (benchmarks/load).

@@ -58,6 +58,7 @@ class LoadConfig:
     connect_batch: int = 50
     seed: int = 1
     on_window: Callable[[], None] | None = None  # called when the window opens and closes
+    compression: bool = False  # offer permessage-deflate, as every browser does
 
 
 @dataclass
@@ -178,7 +179,8 @@ class Player:
         try:
             async with websockets.connect(
                 self.spec.url, additional_headers=headers, origin=origin,  # type: ignore[arg-type]
-                compression=None, max_size=2**22, ping_interval=None, open_timeout=60,
+                compression="deflate" if self.run.config.compression else None,
+                max_size=2**22, ping_interval=None, open_timeout=60,
                 close_timeout=2,
             ) as ws:
                 self.ws = ws

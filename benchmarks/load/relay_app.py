@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qs
@@ -80,6 +81,12 @@ class RelayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         )
         return head + _padding(max(0, self.bytes - len(head) - len(tail))) + tail
 
+
+if "daphne.server" in sys.modules:
+    # The same server as the app's: it accepts compressed frames from players who offer them.
+    from config import compression
+
+    compression.install(inflated_max=compression.INFLATED_MAX)
 
 application = ProtocolTypeRouter(
     {

@@ -355,6 +355,7 @@ def run_setup(setup: Setup, counts: list[int], args: argparse.Namespace) -> list
                     app_players(tables, [s.port for s in running], args.affinity),
                     think=think if mode == "lively" else (0.0, 0.0),
                     warmup=args.warmup, duration=args.duration, seed=args.seed,
+                    compression=args.compression,
                 )
                 print(f"{setup.name}: tables app, {players} players, {mode}", flush=True)
                 result, server_cpu, service_cpu = measure(config, running, setup)
@@ -369,6 +370,7 @@ def run_setup(setup: Setup, counts: list[int], args: argparse.Namespace) -> list
                     relay_players(players, [s.port for s in running], frame_bytes, args.affinity),
                     think=think if mode == "lively" else (0.0, 0.0),
                     warmup=args.warmup, duration=args.duration, seed=args.seed,
+                    compression=args.compression,
                 )
                 print(f"{setup.name}: relay, {players} players, {mode}", flush=True)
                 result, server_cpu, service_cpu = measure(config, running, setup)
@@ -437,7 +439,8 @@ def report(setups: list[Setup], phases: list[Phase], args: argparse.Namespace) -
         f"window {args.duration:.0f} s after {args.warmup:.0f} s warm-up per phase; lively "
         f"think time {args.think} s, no think time at saturation; next hand after "
         f"{args.next_hand_pause} s (at saturation: {args.saturation_next_hand_pause} s); with "
-        "several processes, "
+        f"{'players offer permessage-deflate (--compression); ' if args.compression else ''}"
+        "with several processes, "
         + ("each table's players all on one process (--affinity table)"
            if args.affinity == "table" else "each table's players alternate between them"),
         "latency: a player's action -> every player at the table has a frame with the new "
@@ -529,6 +532,11 @@ def main() -> None:
         "--affinity", choices=["player", "table"], default="player",
         help="with several processes: alternate each table's players between them (player) "
         "or keep each table on one process (table, like a proxy routing by table code)",
+    )
+    parser.add_argument(
+        "--compression", action="store_true",
+        help="players offer permessage-deflate, as browsers do (config/compression.py); the "
+        "relay's frames, padding, then cost it next to nothing",
     )
     args = parser.parse_args()
     for players in args.players:

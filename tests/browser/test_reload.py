@@ -18,6 +18,12 @@ def test_a_reload_mid_hand_returns_to_the_same_seat_and_view(
     app_server: LiveServer, new_phone: Any
 ) -> None:
     phone = new_phone()
+    # Every websocket the page opens: Chromium offers permessage-deflate and the server takes
+    # it (config/compression.py), so all that follows runs on compressed frames.
+    handshakes: list[dict[str, Any]] = []
+    cdp = phone.context.new_cdp_session(phone)
+    cdp.send("Network.enable")
+    cdp.on("Network.webSocketHandshakeResponseReceived", lambda event: handshakes.append(event))
     phone.goto(app_server.url + "/new/?mode=computer")
     phone.fill("input[name=name]", "Asha")
     phone.get_by_test_id("create-submit").click()
@@ -38,3 +44,7 @@ def test_a_reload_mid_hand_returns_to_the_same_seat_and_view(
     assert hand_number(phone) == number
     assert phone.locator("#board").inner_html() == board
     assert not JS_ERRORS, JS_ERRORS
+    assert len(handshakes) == 2  # before and after the reload
+    for shake in handshakes:
+        headers = {k.lower(): v for k, v in shake["response"]["headers"].items()}
+        assert headers.get("sec-websocket-extensions", "").startswith("permessage-deflate")
