@@ -438,7 +438,7 @@ def report(setups: list[Setup], phases: list[Phase], args: argparse.Namespace) -
         f"Python additions at the start, {python_speed():.2f} s at the end (lower is faster)",
         f"window {args.duration:.0f} s after {args.warmup:.0f} s warm-up per phase; lively "
         f"think time {args.think} s, no think time at saturation; next hand after "
-        f"{args.next_hand_pause} s (at saturation: {args.saturation_next_hand_pause} s); with "
+        f"{args.next_hand_pause} s (at saturation: {args.saturation_next_hand_pause} s); "
         f"{'players offer permessage-deflate (--compression); ' if args.compression else ''}"
         "with several processes, "
         + ("each table's players all on one process (--affinity table)"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import gzip
 import json
 import os
 import re
@@ -218,3 +219,27 @@ def test_accept_honours_what_the_phone_asks_and_ignores_other_offers() -> None:
 
     assert compression.accept_deflate([bzip2], 4096) is None
     assert compression.accept_deflate([], 4096) is None
+
+
+@pytest.mark.django_db
+def test_pages_are_gzipped_for_browsers_that_accept_it() -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    from tests.tables.helpers import create_form
+
+    asha = Client()
+    response = asha.post(reverse("tables:create"), create_form("friends"))
+    assert response.status_code == 302
+    page_url = response["Location"]
+    plain = asha.get(page_url)
+    assert "Content-Encoding" not in plain
+    zipped = asha.get(page_url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert zipped["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in zipped["Vary"]
+    # The same page (its CSRF token is masked anew for every response)...
+    unzipped = gzip.decompress(zipped.content).decode()
+    strip = re.compile(r'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]+')
+    assert strip.sub("", unzipped) == strip.sub("", plain.content.decode())
+    # ...in a fraction of the bytes.
+    assert len(zipped.content) * 3 < len(plain.content)
