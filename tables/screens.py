@@ -183,6 +183,42 @@ def _seat_part(row: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     return params, filled
 
 
+def _cards(cards: list[str], win_cards: list[str], size: str, language: str) -> str:
+    """``components/card.html`` for each card, the winning ones marked: each card's drawing is
+    kept, so a board or a pair of hole cards never seen before costs no drawing of its own."""
+    return "".join([
+        render_component(
+            "components/card.html",
+            {"card": c, "size": size, "win": True} if c in win_cards else {"card": c, "size": size},
+            language=language,
+        )
+        for c in cards
+    ])
+
+
+_CARD_SLOT = '<span class="card-slot" aria-hidden="true"></span>'
+
+
+def _board(board: list[str], win_cards: list[str], language: str) -> SafeString:
+    """The board inside ``tables/_table_center.html``: its cards, the winning ones marked once
+    the hand is over, and an empty place for each card still to come."""
+    slots = _CARD_SLOT * max(0, 5 - len(board))
+    return SafeString(f"\n    {_cards(board, win_cards, 'md', language)}\n    {slots}\n  ")
+
+
+def _my_cards(
+    cards: list[str] | None, win_cards: list[str], in_hand: bool, folded: bool, language: str
+) -> SafeString:
+    """Your two cards, large, inside ``tables/_me.html``: face up when they are shown here,
+    face down while you are in the hand otherwise, nothing once you folded or sit out."""
+    if cards:
+        return SafeString(_cards(cards, win_cards, "lg", language) + "\n    ")
+    if in_hand and not folded:
+        back = render_component("components/card.html", {"size": "lg"}, language=language)
+        return SafeString(back + back)
+    return SafeString("")
+
+
 def play_screen(context: Any) -> SafeString:
     """The table while a game runs, for the connection whose frame ``context`` describes
     (``tables.frames.frame_context``): opponents round the top, you at the bottom, the action
@@ -264,9 +300,7 @@ def play_screen(context: Any) -> SafeString:
             },
         }, lambda: {
             "code": code,
-            "board": render_component("tables/_board.html", {
-                "board": center["board"], "win_cards": center["win_cards"],
-            }, language=language),
+            "board": _board(center["board"], center["win_cards"], language),
             "pots": render_component("tables/_pots.html", {
                 "pots": [{"amount": pot["amount"]} for pot in center["pots"]],
             }, language=language),
@@ -279,10 +313,10 @@ def play_screen(context: Any) -> SafeString:
         params, filled = _seat_part(you_seat)
         # Your cards and the line under them are drawn apart (each kept as such) and written
         # into your place, which then only changes with your turn, your bet, a fold...
-        filled["cards"] = render_component("tables/_my_cards.html", {
-            "cards": params.pop("cards"), "winning_cards": params.pop("winning_cards"),
-            "in_hand": params["in_hand"], "folded": params["folded"],
-        }, language=language)
+        filled["cards"] = _my_cards(
+            params.pop("cards"), params.pop("winning_cards"), params["in_hand"],
+            params["folded"], language,
+        )
         filled["best_line"] = render_component("tables/_my_best.html", {
             "won": params["won"], "hand_key": params.pop("hand_key"),
             "hand_name": params.pop("hand_name"), "best": context.get("best"),

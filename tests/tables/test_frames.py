@@ -351,3 +351,35 @@ def test_the_frame_data_written_once_per_version_is_the_data_written_whole() -> 
             assert _data_json(data, snapshot.memo) == whole
             compared += 1
     assert compared > 100
+
+
+def test_a_board_or_hole_cards_never_seen_before_draw_no_part_of_their_own() -> None:
+    """The board and your own cards are laid out from each card's kept drawing: once every
+    card has been drawn, a new board or a new pair of hole cards draws nothing new."""
+    from tables.screens import _board, _my_cards
+
+    deck = [rank + suit for rank in "23456789TJQKA" for suit in "shdc"]
+    fragments.clear()
+    for card in deck:
+        _board([card], [card], "en")
+        _board([card], [], "en")
+        _my_cards([card], [card], True, False, "en")
+        _my_cards([card], [], True, False, "en")
+    _my_cards(None, [], True, False, "en")
+    kept = len(fragments._cache)
+    rng = random.Random(7)
+    for _ in range(300):
+        dealt = rng.sample(deck, 7)
+        board, hole = dealt[: rng.choice((0, 3, 4, 5))], dealt[5:]
+        winning = rng.sample(board + hole, min(5, len(board)))
+        drawn = _board(board, winning, "en")
+        assert re.findall(r'data-card="(\w\w)"', drawn) == [c[0].upper() + c[1] for c in board]
+        assert drawn.count("card--win") == sum(c in winning for c in board)
+        assert drawn.count('class="card-slot"') == 5 - len(board)
+        mine = _my_cards(hole, winning, True, False, "en")
+        assert re.findall(r'data-card="(\w\w)"', mine) == [c[0].upper() + c[1] for c in hole]
+        assert mine.count("card--win") == sum(c in winning for c in hole)
+    assert len(fragments._cache) == kept, "a new board or new hole cards drew a part"
+    # Face down while in the hand, nothing after a fold or when sitting out.
+    assert _my_cards(None, [], True, False, "en").count("card--back") == 2
+    assert _my_cards(None, [], True, True, "en") == _my_cards([], [], False, False, "en") == ""
