@@ -13,6 +13,7 @@ factory accept the offer. Settings, per connection:
 - server-to-client window: 16 KB (a frame and the one before it mostly fit), or less when the
   phone asks for less; context is kept between frames unless the phone asks otherwise;
 - compressor memory level 4: about 72 KB per connection instead of zlib's default 256 KB;
+- phone-to-server window: 1 KB when the phone allows the server to choose (browsers do);
 - a compressed message from a phone may not grow past ``INFLATED_MAX`` bytes when inflated (a
   tiny message inflating to megabytes is refused before it is built).
 
@@ -37,6 +38,9 @@ from autobahn.websocket.compress import (
 
 WINDOW_BITS = 14  # 16 KB of history per connection (zlib allows 9..15)
 MEM_LEVEL = 4  # zlib's internal state: (1 << (MEM_LEVEL + 9)) bytes
+# Phones' own messages are a hundred bytes of JSON: asked to compress them with a 1 KB window
+# (when they allow it; browsers do), the server's inflater holds 1 KB instead of 32 KB.
+CLIENT_WINDOW_BITS = 10
 # A phone's compressed message is refused (closing the socket) past this size inflated; below
 # it, the tables app's own limit (TABLES_MAX_MESSAGE) answers with a readable error.
 INFLATED_MAX = 65536
@@ -58,6 +62,7 @@ def accept_deflate(
             no_context_takeover=True if offer.request_no_context_takeover else None,
             window_bits=window,
             mem_level=MEM_LEVEL,
+            request_max_window_bits=CLIENT_WINDOW_BITS if offer.accept_max_window_bits else 0,
             max_message_size=inflated_max,
         )
     return None

@@ -78,12 +78,19 @@ class RawSocket:
             text = payload.decode()
         return compressed, length, text
 
-    def send_text(self, text: str) -> None:
+    def send_text(self, text: str, window_bits: int | None = None) -> None:
+        """A text message, compressed as a browser does it when ``window_bits`` is given."""
         payload = text.encode()
+        first = 0x81
+        if window_bits is not None:
+            deflater = zlib.compressobj(6, zlib.DEFLATED, -window_bits)
+            payload = deflater.compress(payload) + deflater.flush(zlib.Z_SYNC_FLUSH)
+            assert payload.endswith(DEFLATE_TAIL)
+            payload, first = payload[:-4], first | 0x40  # RSV1: compressed
         mask = os.urandom(4)
         assert len(payload) < 126
         masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-        self.sock.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+        self.sock.sendall(bytes([first, 0x80 | len(payload)]) + mask + masked)
 
     def close(self) -> None:
         self.sock.close()
@@ -123,7 +130,9 @@ def new_table(server: Server) -> tuple[str, dict[str, str]]:
     return code, {"Origin": server.base, "Cookie": browser.cookie_header()}
 
 
-def play_a_while(ws: RawSocket, frames: int) -> list[tuple[bool, int, str]]:
+def play_a_while(
+    ws: RawSocket, frames: int, window_bits: int | None = None
+) -> list[tuple[bool, int, str]]:
     """Read ``frames`` views, checking or folding whenever it is this phone's turn (never
     risking more than the blinds: the game goes on for as long as the test reads)."""
     seen: list[tuple[bool, int, str]] = []
@@ -138,7 +147,7 @@ def play_a_while(ws: RawSocket, frames: int) -> list[tuple[bool, int, str]]:
             ws.send_text(json.dumps({
                 "type": "action", "kind": kind, "version": data["version"],
                 "action_id": os.urandom(8).hex(),  # a repeated id would be a double tap
-            }))
+            }), window_bits)
             acted += 1
     assert acted, "never had a turn"
     return seen
@@ -152,8 +161,11 @@ def test_a_phone_that_offers_deflate_gets_small_compressed_frames(
         server.port, f"/ws/t/{code}/", headers, "permessage-deflate; client_max_window_bits"
     )
     try:
-        assert re.search(r"(?im)^sec-websocket-extensions: permessage-deflate", ws.response)
-        seen = play_a_while(ws, 30)
+        extensions = re.search(r"(?im)^sec-websocket-extensions: (.*)$", ws.response)
+        assert extensions and extensions.group(1).startswith("permessage-deflate")
+        # The phone is asked to compress its own messages with a small window, and does.
+        assert "client_max_window_bits=10" in extensions.group(1)
+        seen = play_a_while(ws, 30, window_bits=10)
     finally:
         ws.close()
     assert all(compressed for compressed, _, _ in seen)
@@ -208,14 +220,16 @@ def test_accept_honours_what_the_phone_asks_and_ignores_other_offers() -> None:
     assert accepted.mem_level == compression.MEM_LEVEL
     assert accepted.no_context_takeover is None
     assert accepted.max_message_size == 65536
+    assert accepted.request_max_window_bits == compression.CLIENT_WINDOW_BITS
 
     small = PerMessageDeflateOffer(  # type: ignore[no-untyped-call]
-        request_no_context_takeover=True, request_max_window_bits=10
+        accept_max_window_bits=False, request_no_context_takeover=True, request_max_window_bits=10
     )
     bzip2: Any = PerMessageBzip2Offer()  # type: ignore[no-untyped-call]
     accepted = compression.accept_deflate([bzip2, small], 4096)
     assert accepted is not None and accepted.offer is small
     assert accepted.window_bits == 10 and accepted.no_context_takeover is True
+    assert accepted.request_max_window_bits == 0  # this phone did not allow choosing
 
     assert compression.accept_deflate([bzip2], 4096) is None
     assert compression.accept_deflate([], 4096) is None
