@@ -59,24 +59,27 @@ class RawSocket:
             data += chunk
         return data
 
-    def frame(self) -> tuple[bool, int, str]:
-        """The next message: whether it was compressed, its size on the wire, its text."""
+    def next_frame(self) -> tuple[int, bool, bytes]:
+        """The next frame as it came: its opcode, whether RSV1 (compressed) is set, payload."""
         first, second = self._exactly(2)
         assert first & 0x80, "a fragmented message"
-        assert first & 0x0F == 0x1, f"opcode {first & 0x0F}"
         length = second & 0x7F
         if length == 126:
             length = struct.unpack("!H", self._exactly(2))[0]
         elif length == 127:
             length = struct.unpack("!Q", self._exactly(8))[0]
-        payload = self._exactly(length)
-        compressed = bool(first & 0x40)  # RSV1
+        return first & 0x0F, bool(first & 0x40), self._exactly(length)
+
+    def frame(self) -> tuple[bool, int, str]:
+        """The next message: whether it was compressed, its size on the wire, its text."""
+        opcode, compressed, payload = self.next_frame()
+        assert opcode == 0x1, f"opcode {opcode}"
         self.payloads.append(payload)
         if compressed:
             text = self.inflater.decompress(payload + DEFLATE_TAIL).decode()
         else:
             text = payload.decode()
-        return compressed, length, text
+        return compressed, len(payload), text
 
     def send_text(self, text: str, window_bits: int | None = None) -> None:
         """A text message, compressed as a browser does it when ``window_bits`` is given."""
@@ -88,9 +91,13 @@ class RawSocket:
             assert payload.endswith(DEFLATE_TAIL)
             payload, first = payload[:-4], first | 0x40  # RSV1: compressed
         mask = os.urandom(4)
-        assert len(payload) < 126
+        if len(payload) < 126:
+            head = bytes([first, 0x80 | len(payload)])
+        else:
+            assert len(payload) < 65536
+            head = bytes([first, 0x80 | 126]) + struct.pack("!H", len(payload))
         masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-        self.sock.sendall(bytes([first, 0x80 | len(payload)]) + mask + masked)
+        self.sock.sendall(head + mask + masked)
 
     def close(self) -> None:
         self.sock.close()
@@ -257,3 +264,55 @@ def test_pages_are_gzipped_for_browsers_that_accept_it() -> None:
     assert strip.sub("", unzipped) == strip.sub("", plain.content.decode())
     # ...in a fraction of the bytes.
     assert len(zipped.content) * 3 < len(plain.content)
+
+
+def test_a_compressed_message_too_long_once_inflated_is_refused_like_a_plain_one(
+    server: Server,
+) -> None:
+    """Inflated past the app's limit (TABLES_MAX_MESSAGE), a compressed message gets the same
+    readable refusal as a plain one; inflating past 64 KB, the socket is closed before the
+    message is built (a few hundred bytes that would inflate to a megabyte). Either way the
+    table is untouched and the phone comes back to it."""
+    code, headers = new_table(server)
+    offer = "permessage-deflate; client_max_window_bits"
+    ws = RawSocket(server.port, f"/ws/t/{code}/", headers, offer)
+    try:
+        # On this phone's turn the table waits for it: nothing else changes the version.
+        data = table_data(ws.frame()[2])
+        while not data.get("legal"):
+            data = table_data(ws.frame()[2])
+        version = data["version"]
+        long = json.dumps({"type": "sync", "pad": " " * 10_000})
+        ws.send_text(long, window_bits=10)
+        _, _, notice = ws.frame()
+        assert 'data-code="too_big"' in notice and "too long" in notice
+        ws.send_text(json.dumps({"type": "sync"}), window_bits=10)  # still served
+        assert table_data(ws.frame()[2])["version"] == version
+    finally:
+        ws.close()
+
+    ws = RawSocket(server.port, f"/ws/t/{code}/", headers, offer)
+    try:
+        assert table_data(ws.frame()[2])["version"] == version
+        bomb = json.dumps({"type": "sync", "pad": " " * 1_000_000})
+        ws.send_text(bomb, window_bits=10)
+        closed_with = None
+        try:
+            while True:  # views may still come before the close
+                opcode, _, payload = ws.next_frame()
+                if opcode == 0x8:
+                    closed_with = struct.unpack("!H", payload[:2])[0]
+                    break
+        except (ConnectionResetError, AssertionError):
+            pass  # dropped right after the close frame: the kernel may discard it (a reset)
+        assert closed_with in (None, 1009)  # 1009: "message too big"
+        with pytest.raises((ConnectionResetError, AssertionError, BrokenPipeError)):
+            ws.frame()  # nothing more: the socket is closed
+    finally:
+        ws.close()
+
+    ws = RawSocket(server.port, f"/ws/t/{code}/", headers, offer)
+    try:
+        assert table_data(ws.frame()[2])["version"] == version
+    finally:
+        ws.close()
