@@ -84,4 +84,4 @@ if "daphne.server" in sys.modules:
         # Daphne makes its websocket factory when it starts running, after importing this.
         from config import compression
 
-        compression.install(inflated_max=compression.INFLATED_MAX)
+        compression.install()

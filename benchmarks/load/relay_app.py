@@ -86,7 +86,7 @@ if "daphne.server" in sys.modules:
     # The same server as the app's: it accepts compressed frames from players who offer them.
     from config import compression
 
-    compression.install(inflated_max=compression.INFLATED_MAX)
+    compression.install()
 
 application = ProtocolTypeRouter(
     {

@@ -99,7 +99,10 @@ class RawSocket:
         masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
         self.sock.sendall(head + mask + masked)
 
-    def close(self) -> None:
+    def __enter__(self) -> RawSocket:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
         self.sock.close()
 
 
@@ -164,17 +167,14 @@ def test_a_phone_that_offers_deflate_gets_small_compressed_frames(
     server: Server,
 ) -> None:
     code, headers = new_table(server)
-    ws = RawSocket(
+    with RawSocket(
         server.port, f"/ws/t/{code}/", headers, "permessage-deflate; client_max_window_bits"
-    )
-    try:
+    ) as ws:
         extensions = re.search(r"(?im)^sec-websocket-extensions: (.*)$", ws.response)
         assert extensions and extensions.group(1).startswith("permessage-deflate")
         # The phone is asked to compress its own messages with a small window, and does.
         assert "client_max_window_bits=10" in extensions.group(1)
         seen = play_a_while(ws, 30, window_bits=10)
-    finally:
-        ws.close()
     assert all(compressed for compressed, _, _ in seen)
     # Every frame inflates to a whole view of this table (the inflater kept its context).
     assert all(f'data-code="{code}"' in text for _, _, text in seen)
@@ -188,12 +188,9 @@ def test_a_phone_that_offers_nothing_gets_plain_frames(
     server: Server,
 ) -> None:
     code, headers = new_table(server)
-    ws = RawSocket(server.port, f"/ws/t/{code}/", headers, None)
-    try:
+    with RawSocket(server.port, f"/ws/t/{code}/", headers, None) as ws:
         assert "sec-websocket-extensions" not in ws.response.lower()
         seen = play_a_while(ws, 6)
-    finally:
-        ws.close()
     assert not any(compressed for compressed, _, _ in seen)
     assert all(size == len(text.encode()) for _, size, text in seen)
 
@@ -203,14 +200,11 @@ def test_a_phone_that_asks_for_no_context_takeover_gets_frames_that_stand_alone(
 ) -> None:
     code, headers = new_table(server)
     offer = "permessage-deflate; server_no_context_takeover; server_max_window_bits=10"
-    ws = RawSocket(server.port, f"/ws/t/{code}/", headers, offer)
-    try:
+    with RawSocket(server.port, f"/ws/t/{code}/", headers, offer) as ws:
         extensions = re.search(r"(?im)^sec-websocket-extensions: (.*)$", ws.response)
         assert extensions and "server_no_context_takeover" in extensions.group(1)
         assert "server_max_window_bits=10" in extensions.group(1)
         seen = play_a_while(ws, 6)
-    finally:
-        ws.close()
     assert all(compressed for compressed, _, _ in seen)
     for payload, (_, _, text) in zip(ws.payloads, seen, strict=True):
         # Each inflates alone, with no more history than the window the phone asked for
@@ -275,8 +269,7 @@ def test_a_compressed_message_too_long_once_inflated_is_refused_like_a_plain_one
     table is untouched and the phone comes back to it."""
     code, headers = new_table(server)
     offer = "permessage-deflate; client_max_window_bits"
-    ws = RawSocket(server.port, f"/ws/t/{code}/", headers, offer)
-    try:
+    with RawSocket(server.port, f"/ws/t/{code}/", headers, offer) as ws:
         # On this phone's turn the table waits for it: nothing else changes the version.
         data = table_data(ws.frame()[2])
         while not data.get("legal"):
@@ -288,11 +281,8 @@ def test_a_compressed_message_too_long_once_inflated_is_refused_like_a_plain_one
         assert 'data-code="too_big"' in notice and "too long" in notice
         ws.send_text(json.dumps({"type": "sync"}), window_bits=10)  # still served
         assert table_data(ws.frame()[2])["version"] == version
-    finally:
-        ws.close()
 
-    ws = RawSocket(server.port, f"/ws/t/{code}/", headers, offer)
-    try:
+    with RawSocket(server.port, f"/ws/t/{code}/", headers, offer) as ws:
         assert table_data(ws.frame()[2])["version"] == version
         bomb = json.dumps({"type": "sync", "pad": " " * 1_000_000})
         ws.send_text(bomb, window_bits=10)
@@ -308,11 +298,6 @@ def test_a_compressed_message_too_long_once_inflated_is_refused_like_a_plain_one
         assert closed_with in (None, 1009)  # 1009: "message too big"
         with pytest.raises((ConnectionResetError, AssertionError, BrokenPipeError)):
             ws.frame()  # nothing more: the socket is closed
-    finally:
-        ws.close()
 
-    ws = RawSocket(server.port, f"/ws/t/{code}/", headers, offer)
-    try:
+    with RawSocket(server.port, f"/ws/t/{code}/", headers, offer) as ws:
         assert table_data(ws.frame()[2])["version"] == version
-    finally:
-        ws.close()
