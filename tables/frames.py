@@ -291,8 +291,12 @@ def _keep(snapshot: Snapshot) -> Snapshot:
     with _snapshot_lock:
         _snapshots[key] = snapshot
         kept = _versions_kept.setdefault(snapshot.id, [])
-        kept.append(key)
-        kept.sort(key=lambda k: k[3])
+        # A version kept again (a load that raced the write that kept it, say) replaces the
+        # copy it had; named twice in the list, the first would push it out of the cache
+        # while the list still named it, and this process would hold nothing of the table.
+        if key not in kept:
+            kept.append(key)
+            kept.sort(key=lambda k: k[3])
         while len(kept) > _VERSIONS_PER_TABLE:
             _snapshots.pop(kept.pop(0), None)
         while len(_snapshots) > _SNAPSHOTS_KEPT:

@@ -92,6 +92,31 @@ def test_a_table_keeps_only_its_two_newest_versions_in_the_cache() -> None:
     assert versions == [table.version - 1, table.version]
 
 
+def test_a_version_kept_again_stays_held_after_the_next_change() -> None:
+    """A load that races the write of the same version (a connection told of an older one
+    loads the newest, just written here) keeps it again: each copy replaces the one before,
+    and the next change still finds the version it follows held here (to be made on it
+    without the lock).
+    (Named again in the list of a table's versions each time, the version fell out of the cache
+    while the list still named it: this process then held nothing of the table, and every
+    change took the lock.)"""
+    table, hashes = table_at_a_turn()
+    for _ in range(4):
+        table.refresh_from_db()
+        written = frames.cached_snapshot(table.id, table.code, table.created_at, table.version)
+        assert written is not None
+        frames.load_snapshot(table.id, check_cache=False)
+        again = frames.load_snapshot(table.id, check_cache=False)  # kept a third time
+        assert again is not None and again is not written
+        assert frames.newest(table.id) is again
+        assert again.game is not None and again.game.hand is not None
+        assert not again.game.hand.finished
+        play_one(table, hashes, again)
+        table.refresh_from_db()
+        assert frames.newest(table.id) is not None
+        assert frames.newest(table.id).version == table.version  # type: ignore[union-attr]
+
+
 def test_a_change_starts_from_a_copy_of_the_kept_version_and_leaves_that_version_alone() -> None:
     table, _ = table_at_a_turn()
     copied = 0
