@@ -1,7 +1,10 @@
 """One websocket per phone at a table: parse what it sends, call the write path, draw its view.
 
-The group message only says "table X changed, version N"; each connection then loads the
-table (shared per process and version, see tables.frames) and renders its own seat's view.
+The group message only says "table X changed, version N" (for a change of play made by another
+process, also how: its public actions and the row's new values, ``services.Step``); each
+connection then takes that version of the table (kept per process and version, see
+tables.frames: written here, worked out from the version before, or loaded) and renders its
+own seat's view.
 
 Server -> phone, text frames of HTML for htmx's ws extension (every top-level element replaces
 the element with the same id):
@@ -39,6 +42,7 @@ from tables.frames import (
     PassState,
     Snapshot,
     cached_snapshot,
+    derive,
     error_notice,
     hide,
     info_notice,
@@ -164,6 +168,13 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         assert self.table_id is not None
         # Usually another connection of this process has loaded this version already.
         snapshot = cached_snapshot(self.table_id, *self.identity, version)
+        if snapshot is None and "step" in event:
+            # Another process's change of play: worked out from the version before, once for
+            # all of this process's connections (the next finds it kept), without a query.
+            try:
+                snapshot = derive(self.table_id, *self.identity, version, event["step"])
+            except Exception:  # never worse than a load: logged, and the version loaded
+                log.exception("table %s: version %s not worked out", self.table_id, version)
         if snapshot is None:
             snapshot = await shared_snapshot(self.table_id, version)
         await self.send_view(snapshot=snapshot)

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from django.db import connection, models
+from django.db import connection, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -40,6 +40,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, override
 
+from engine.actions import Action, ActionError
 from engine.game import Game
 from engine.views import game_view, view_for, visible_events
 from tables import codes, screens
@@ -233,6 +234,42 @@ def load_snapshot(table_id: int, *, check_cache: bool = True) -> Snapshot | None
     return _keep(_build(table, seat_rows, game))
 
 
+def derive(
+    table_id: int, code: str, created_at: datetime, version: int, step: Any
+) -> Snapshot | None:
+    """The table at ``version`` worked out from the version before, held in this process, and
+    what another process told of the change (``tables.services.Step``: the actions taken and the
+    row's new values), without a query; kept like a loaded version. None when this process does
+    not hold that version or the step does not apply to it: the version is loaded then."""
+    if not isinstance(step, dict) or step.get("from") != version - 1:
+        return None
+    held = cached_snapshot(table_id, code, created_at, version - 1)
+    if held is None or held.row is None or held.seat_rows is None or held.game is None:
+        return None
+    actions, changed = step.get("actions"), step.get("row")
+    if not isinstance(actions, list) or not actions or not isinstance(changed, dict):
+        return None
+    if not _STEP_KEEPS.isdisjoint(changed):
+        return None  # another table, or the state itself: never in a step
+    game = held.game.copy()
+    row = list(held.row)
+    try:
+        for data in actions:
+            action = Action.from_dict(data)
+            game.act(action.seat, action.kind, action.amount)
+        for name, value in changed.items():
+            row[_ROW_AT[name]] = _ROW_FROM_STEP[name](value)
+    except (ActionError, KeyError, TypeError, ValueError):
+        return None
+    if game.hand is None or game.hand.finished or row[_ROW_AT["version"]] != version:
+        return None  # a hand that ends is written under the lock: never told so
+    row[_ROW_AT["state"]] = game.to_dict()
+    table = Table.from_db(router.db_for_write(Table), ROW_FIELDS, row)
+    if table.paused or table.next_table_id is not None:
+        return None
+    return _keep(_build(table, list(held.seat_rows), game))
+
+
 def newest(table_id: int) -> Snapshot | None:
     """The newest version of this table this process holds (it may be behind the database)."""
     with _snapshot_lock:
@@ -282,6 +319,22 @@ def _build(table: Table, seat_rows: list[tuple[Any, ...]], game: Game | None) ->
 
 # Every column of the table's row, by attribute name (the primary key first).
 ROW_FIELDS = tuple(f.attname for f in Table._meta.concrete_fields)
+_ROW_AT = {name: at for at, name in enumerate(ROW_FIELDS)}
+
+
+def _from_step(column: models.Field[Any, Any]) -> Callable[[Any], Any]:
+    """A row value as a step carries it (``tables.services._step``: dates as ISO text)."""
+    if column.get_internal_type() != "DateTimeField":
+        return lambda value: value
+
+    def when(value: Any) -> datetime | None:
+        return None if value is None else datetime.fromisoformat(value)
+
+    return when
+
+
+_ROW_FROM_STEP = {f.attname: _from_step(f) for f in Table._meta.concrete_fields}
+_STEP_KEEPS = frozenset({"id", "code", "created_at", "state"})
 
 
 def _keep(snapshot: Snapshot) -> Snapshot:

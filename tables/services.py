@@ -5,8 +5,10 @@ the table row (``select_for_update`` on PostgreSQL; SQLite's IMMEDIATE transacti
 database write lock at BEGIN, the same guarantee), gives ``mutate`` a ``Change`` to check and
 modify, then saves the engine state, writes hand history rows, checks that no chip appeared or
 vanished, sets the next deadline, bumps the version and, once the transaction has committed,
-tells the table's group "table X changed, version N" (never anything hidden). ``mutate`` refuses
-by raising ``Refused``: the transaction rolls back and nothing changes.
+tells the table's group "table X changed, version N" (never anything hidden; for a change of
+play also the public actions taken and the row's new values, so that other server processes
+work the version out instead of loading it: ``Step``). ``mutate`` refuses by raising
+``Refused``: the transaction rolls back and nothing changes.
 
 The changes of play (an action, a deadline fired) are first tried on the version of the table
 this process holds, saved by one UPDATE that applies only if the row is still at that version
@@ -86,24 +88,37 @@ def group_name(table_id: int) -> str:
 # Set while a write runs for the event loop (``write_then_notify``): the group messages are
 # collected here and sent from the loop once the write is done, instead of from the database
 # thread, which would have to wait for the busy loop before it could start the next write.
-_deferred: ContextVar[list[tuple[int, int]] | None] = ContextVar("tables_notes", default=None)
+_deferred: ContextVar[list[tuple[int, int, Step | None]] | None] = ContextVar(
+    "tables_notes", default=None
+)
+
+# What a change of play did, told to the other server processes so that they work the new
+# version out from the one before instead of loading it (see ``frames.derive``): the version
+# it followed, the actions taken (seat, kind, amount: what every player at the table is
+# shown) and the table row's new values (version, deadline, time of the change, the ids of the
+# last actions). Never a card: the engine state is rebuilt from the version before, which
+# each process holds with its own copy of the deck.
+Step = dict[str, Any]
 
 
-def changed_message(version: int) -> dict[str, Any]:
-    """The group message: which version the table is at now, nothing else."""
-    return {"type": "table.changed", "version": version}
+def changed_message(version: int, step: Step | None = None) -> dict[str, Any]:
+    """The group message: which version the table is at now, and for a change of play how it
+    got there (``Step``). Nothing hidden."""
+    if step is None:
+        return {"type": "table.changed", "version": version}
+    return {"type": "table.changed", "version": version, "step": step}
 
 
-def notify(table_id: int, version: int) -> None:
+def notify(table_id: int, version: int, step: Step | None = None) -> None:
     """Tell every connection at the table that it changed. Carries no hidden information."""
     pending = _deferred.get()
     if pending is not None:
-        pending.append((table_id, version))
+        pending.append((table_id, version, step))
         return
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(group_name(table_id), changed_message(version))
+    async_to_sync(layer.group_send)(group_name(table_id), changed_message(version, step))
 
 
 async def write_then_notify(write: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
@@ -112,8 +127,8 @@ async def write_then_notify(write: Callable[..., T], /, *args: Any, **kwargs: An
     the caller is cancelled (a phone that disconnects mid-action): a committed change is always
     announced. Exceptions from ``write`` (``Refused``...) reach the caller afterwards."""
 
-    def run() -> tuple[T | None, list[tuple[int, int]], BaseException | None]:
-        notes: list[tuple[int, int]] = []
+    def run() -> tuple[T | None, list[tuple[int, int, Step | None]], BaseException | None]:
+        notes: list[tuple[int, int, Step | None]] = []
         token = _deferred.set(notes)
         try:
             return write(*args, **kwargs), notes, None
@@ -126,8 +141,8 @@ async def write_then_notify(write: Callable[..., T], /, *args: Any, **kwargs: An
         result, notes, error = await database_sync_to_async(run)()
         layer = get_channel_layer()
         if layer is not None:
-            for table_id, version in notes:
-                await layer.group_send(group_name(table_id), changed_message(version))
+            for table_id, version, step in notes:
+                await layer.group_send(group_name(table_id), changed_message(version, step))
         if error is not None:
             raise error
         return cast(T, result)  # None only together with an error
@@ -429,15 +444,44 @@ def _commit(change: Change) -> None:
     else:
         prepared.update_fields(table, fields)
     seats = list(change.seats.values())
+    step = _step(change, game, fields) if change.held else None
 
     def committed() -> None:
         # This process's connections draw the new version from what was just written (no
         # query, no replay); the game object is the snapshot's from here on.
         frames.remember(table, seats, game)
         _keep_seats(table, seats)
-        notify(table.id, table.version)
+        notify(table.id, table.version, step)
 
     transaction.on_commit(committed)
+
+
+def _step(change: Change, game: Game | None, fields: list[str]) -> Step | None:
+    """How a change made on the version this process held (actions in a running hand, the row
+    alone written) got from that version to the new one, for the other processes (``Step``);
+    None when it cannot be told so."""
+    before = change._turn_before
+    if game is None or game.hand is None or before is None or len(before) != 5:
+        return None
+    _status, hand_number, actions_before = before[0], before[1], before[2]
+    if hand_number != game.hand_number or not isinstance(actions_before, int):
+        return None
+    table = change.table
+    row: dict[str, Any] = {}
+    for name in fields:
+        if name == "state":
+            continue  # rebuilt from the actions
+        value = getattr(table, name)
+        if isinstance(value, datetime):
+            value = value.isoformat()
+        elif not isinstance(value, str | int | list | type(None)):
+            return None  # (bool is an int) not sent as it is: the process loads the version
+        row[name] = value
+    return {
+        "from": table.version - 1,
+        "actions": [action.to_dict() for action in game.hand.actions[actions_before:]],
+        "row": row,
+    }
 
 
 def _check_chips(game: Game) -> None:

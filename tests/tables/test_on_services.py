@@ -14,7 +14,13 @@ from django.utils import timezone
 
 from tables import claims, clock, services
 from tables.models import Table
-from tests.tables import test_consumers, test_flows, test_held_writes, test_pass_and_play
+from tests.tables import (
+    test_consumers,
+    test_derive,
+    test_flows,
+    test_held_writes,
+    test_pass_and_play,
+)
 from tests.tables.driver import build, seat_people_now
 from tests.tables.helpers import first_person_turn, game_of
 
@@ -51,6 +57,12 @@ HELD = [
     test_held_writes.test_an_action_on_a_version_loaded_here_finds_the_seats_with_it,
     test_held_writes.test_a_table_paused_by_hand_in_the_database_is_not_moved_on,
 ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_version_written_elsewhere_is_worked_out_as_postgresql_loads_it() -> None:
+    """The row's times and JSON as PostgreSQL gives them back (not as SQLite does)."""
+    test_derive.test_a_change_of_play_from_another_process_is_worked_out_as_a_load_builds_it()
 
 
 def test_it_runs_on_postgresql_and_redis(settings: Any) -> None:

@@ -1,0 +1,224 @@
+"""A version written by another server process is worked out from the version before, held
+here, and what the group message says of the change (its public actions and the row's new
+values), instead of being loaded: exactly the version a load would build, or nothing.
+
+With a table's phones on several processes, every process draws every version; before this,
+each one it did not write cost a query and a rebuild (see benchmarks/load)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from tables import claims, consumers, frames, services
+from tables.models import Table
+from tests.tables.helpers import Phone, cards_in, hold_only, new_session, pass_and_play
+from tests.tables.test_snapshots import fields
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def written(change: Any, *args: Any) -> list[tuple[int, int, services.Step | None]]:
+    """Make a change and return the group messages it would send: (table, version, step)."""
+    notes: list[tuple[int, int, services.Step | None]] = []
+    token = services._deferred.set(notes)
+    try:
+        change(*args)
+    finally:
+        services._deferred.reset(token)
+    return notes
+
+
+def next_change(table: Table, hashes: list[str], rng: random.Random) -> None:
+    """The next change at a pass-and-play table: the clock fires (a computer's turn, the next
+    hand), or the person to act does something legal at random, bets and raises included."""
+    from tables import clock
+
+    table.refresh_from_db()
+    snapshot = frames.load_snapshot(table.id)
+    assert snapshot is not None and snapshot.game is not None
+    hand = snapshot.game.hand
+    legal = hand.legal_actions() if hand is not None and not hand.finished else None
+    if legal is None or snapshot.seats[legal.seat].is_computer:
+        assert clock.fire(table.id, table.version, now=table.next_deadline)
+        return
+    choices = ["fold", "check" if legal.can_check else "call"]
+    if legal.bet_or_raise is not None:
+        choices += [legal.bet_or_raise.value] * 2
+    kind = rng.choice(choices)
+    amount = None
+    if kind in ("bet", "raise"):
+        assert legal.min_to is not None and legal.max_to is not None
+        amount = rng.choice([legal.min_to, legal.max_to, (legal.min_to + legal.max_to) // 2])
+    services.act(
+        table.id, hashes, kind=kind, amount=amount, version=table.version,
+        action_id=services.random_action_id(), revealed=legal.seat,
+    )
+
+
+def test_a_change_of_play_from_another_process_is_worked_out_as_a_load_builds_it() -> None:
+    rng = random.Random(7)
+    derived = plain = 0
+    hands: set[tuple[int, int]] = set()
+    table, hashes = pass_and_play(["Asha", "Bikash", "Chandra", "Dev"], 6)
+    for _ in range(200):
+        table.refresh_from_db()
+        if table.status != Table.Status.PLAYING:  # someone won every chip: another game
+            table, hashes = pass_and_play(["Asha", "Bikash", "Chandra", "Dev"], 6)
+        before = frames.load_snapshot(table.id, check_cache=False)
+        assert before is not None and before.version == table.version
+        notes = written(next_change, table, hashes, rng)
+        assert len(notes) == 1
+        _, version, step = notes[0]
+        assert version == table.version + 1
+        # The message is JSON (a channel layer sends msgpack: the same types) and names no card.
+        assert json.loads(json.dumps(step)) == step
+        truth = frames.load_snapshot(table.id, check_cache=False)
+        assert truth is not None and truth.game is not None and truth.version == version
+        if step is None:
+            # A hand dealt or ended (written under the lock with the hand's row), a seat
+            # changed: the other processes load it.
+            plain += 1
+            continue
+        assert cards_in(json.dumps(step)) == set(), step
+        hold_only(before)  # this process as the other one: it holds the version before only
+        made = frames.derive(table.id, table.code, table.created_at, version, step)
+        assert made is not None, step
+        assert fields(made) == fields(truth)
+        assert made.row == truth.row and made.seat_rows == truth.seat_rows
+        assert frames.cached_snapshot(table.id, table.code, table.created_at, version) is made
+        derived += 1
+        hands.add((table.id, truth.game.hand_number))
+    # Most changes are actions in a running hand; every hand dealt and ended is loaded.
+    assert derived >= 100 and plain >= 20 and len(hands) >= 10, (derived, plain, hands)
+
+
+def at_a_told_change() -> tuple[Table, frames.Snapshot, int, services.Step]:
+    """A table whose last change (an action) this process forgot, holding the version before:
+    the table, that version, the new version's number and the step told of it."""
+    table, hashes = pass_and_play(["Asha", "Bikash", "Chandra"], 3)
+    rng = random.Random(3)
+    for _ in range(40):
+        table.refresh_from_db()
+        before = frames.load_snapshot(table.id, check_cache=False)
+        assert before is not None
+        [(_, version, step)] = written(next_change, table, hashes, rng)
+        if step is not None:
+            hold_only(before)
+            return table, before, version, step
+    raise AssertionError("no change of play in 40 changes")
+
+
+@pytest.mark.parametrize("spoil", [
+    "nothing held", "from another version", "an action out of turn", "no actions",
+    "an unknown column", "another table's code", "the state itself", "another version",
+    "not a step",
+])
+def test_a_step_that_does_not_follow_from_the_version_held_is_not_used(spoil: str) -> None:
+    table, before, version, step = at_a_told_change()
+    step = json.loads(json.dumps(step))
+    told: Any = step
+    if spoil == "nothing held":
+        hold_only()
+    elif spoil == "from another version":
+        step["from"] = version - 2
+    elif spoil == "an action out of turn":
+        assert before.game is not None and before.game.hand is not None
+        to_act = before.game.hand.seat_to_act
+        step["actions"] = [{"seat": next(s for s in before.seats if s != to_act), "kind": "fold"}]
+    elif spoil == "no actions":
+        step["actions"] = []
+    elif spoil == "an unknown column":
+        step["row"]["password"] = "x"
+    elif spoil == "another table's code":
+        step["row"]["code"] = "ZZZ234"
+    elif spoil == "the state itself":
+        step["row"]["state"] = None
+    elif spoil == "another version":
+        step["row"]["version"] = version + 1
+    else:
+        told = [step]
+    assert frames.derive(table.id, table.code, table.created_at, version, told) is None
+    # Nothing kept: the version is loaded as it is in the database instead.
+    assert frames.cached_snapshot(table.id, table.code, table.created_at, version) is None
+    loaded = frames.load_snapshot(table.id)
+    assert loaded is not None and loaded.version == version
+
+
+async def told_elsewhere() -> tuple[Phone, Table, int, services.Step]:
+    """A phone at a pass-and-play table, and a change of play made, then forgotten here as if
+    written by another process (which holds the version before): the table, the new version
+    and the step its group message carries (not sent yet)."""
+
+    def start() -> tuple[Table, str, list[str]]:
+        session = new_session()
+        made = services.create_table(
+            session, ["Asha", "Bikash"], services.TableSettings(seat_count=2),
+            mode=Table.Mode.LOCAL,
+        )
+        session.save()
+        hashes = claims.session_hashes(session)
+        services.start_game(made.id, hashes)
+        made.refresh_from_db()
+        return made, str(session.session_key), hashes
+
+    table, key, hashes = await database_sync_to_async(start)()
+    phone = Phone(table.code, key)
+    assert (await phone.connect()).version == table.version
+    layer = get_channel_layer()
+    assert layer is not None
+    rng = random.Random(1)
+    for _ in range(30):
+        before = await database_sync_to_async(frames.load_snapshot)(table.id)
+        [(table_id, version, step)] = await database_sync_to_async(written)(
+            next_change, table, hashes, rng
+        )
+        if step is not None:
+            hold_only(before)  # the change was written by "another process"
+            return phone, table, version, step
+        await layer.group_send(services.group_name(table_id), services.changed_message(version))
+        await phone.until_version(version)  # a deal: loaded, as before
+    raise AssertionError("no change of play in 30 changes")
+
+
+async def test_a_connection_draws_a_version_written_elsewhere_without_loading_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    phone, table, version, step = await told_elsewhere()
+
+    def no_load(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the version was loaded")
+
+    monkeypatch.setattr(consumers, "load_snapshot", no_load)
+    layer = get_channel_layer()
+    assert layer is not None
+    await layer.group_send(services.group_name(table.id), services.changed_message(version, step))
+    frame = await phone.until_version(version)
+    assert frame.version == version
+    drawn = frames.cached_snapshot(table.id, table.code, table.created_at, version)
+    assert drawn is not None and drawn.game is not None and drawn.game.hand is not None
+    assert frame.data["hand_number"] == drawn.game.hand_number
+    await phone.close()
+
+
+async def test_a_step_that_fails_to_work_out_is_loaded_instead(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Whatever goes wrong working a version out, the phone still gets it (loaded)."""
+    phone, table, version, step = await told_elsewhere()
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(consumers, "derive", broken)
+    layer = get_channel_layer()
+    assert layer is not None
+    await layer.group_send(services.group_name(table.id), services.changed_message(version, step))
+    frame = await phone.until_version(version)
+    assert frame.version == version and "not worked out" in caplog.text
+    await phone.close()
