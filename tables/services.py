@@ -41,7 +41,7 @@ from typing import Any, TypeVar, cast
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import IntegrityError, connection, router, transaction
 from django.utils import timezone
@@ -109,6 +109,12 @@ def changed_message(version: int, step: Step | None = None) -> dict[str, Any]:
     return {"type": "table.changed", "version": version, "step": step}
 
 
+def _told(layer: Any, version: int, step: Step | None) -> dict[str, Any]:
+    """The group message for this layer: an in-process layer (one server process) has no
+    other process to tell how, and copies each message for every connection."""
+    return changed_message(version, None if isinstance(layer, InMemoryChannelLayer) else step)
+
+
 def notify(table_id: int, version: int, step: Step | None = None) -> None:
     """Tell every connection at the table that it changed. Carries no hidden information."""
     pending = _deferred.get()
@@ -118,7 +124,7 @@ def notify(table_id: int, version: int, step: Step | None = None) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(group_name(table_id), changed_message(version, step))
+    async_to_sync(layer.group_send)(group_name(table_id), _told(layer, version, step))
 
 
 async def write_then_notify(write: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
@@ -142,7 +148,7 @@ async def write_then_notify(write: Callable[..., T], /, *args: Any, **kwargs: An
         layer = get_channel_layer()
         if layer is not None:
             for table_id, version, step in notes:
-                await layer.group_send(group_name(table_id), changed_message(version, step))
+                await layer.group_send(group_name(table_id), _told(layer, version, step))
         if error is not None:
             raise error
         return cast(T, result)  # None only together with an error

@@ -7,13 +7,14 @@ each one it did not write cost a query and a rebuild (see benchmarks/load)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from tables import claims, consumers, frames, services
 from tables.models import Table
@@ -222,3 +223,37 @@ async def test_a_step_that_fails_to_work_out_is_loaded_instead(
     frame = await phone.until_version(version)
     assert frame.version == version and "not worked out" in caplog.text
     await phone.close()
+
+
+async def announced(changes: int = 20) -> list[dict[str, Any]]:
+    """The group messages of ``changes`` changes at a table, through this run's channel layer."""
+    table, hashes = await database_sync_to_async(pass_and_play)(["Asha", "Bikash"], 2)
+    layer = get_channel_layer()
+    assert layer is not None
+    channel = await layer.new_channel()
+    await layer.group_add(services.group_name(table.id), channel)
+    rng = random.Random(5)
+    messages = []
+    for _ in range(changes):
+        await services.write_then_notify(next_change, table, hashes, rng)
+        messages.append(await asyncio.wait_for(layer.receive(channel), 5))
+    return messages
+
+
+async def test_with_one_process_the_message_says_only_the_version(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The in-process layer (the embedded default) has no other process to tell, and copies a
+    message for each connection: a change of play is announced by its version alone."""
+    assert isinstance(get_channel_layer(), InMemoryChannelLayer)
+    steps: list[services.Step | None] = []
+    made = services._step
+
+    def counted(*args: Any) -> services.Step | None:
+        steps.append(made(*args))
+        return steps[-1]
+
+    monkeypatch.setattr(services, "_step", counted)
+    messages = await announced()
+    assert sum(step is not None for step in steps) >= 5  # changes of play were made
+    assert all(set(message) == {"type", "version"} for message in messages), messages

@@ -65,6 +65,16 @@ def test_a_version_written_elsewhere_is_worked_out_as_postgresql_loads_it() -> N
     test_derive.test_a_change_of_play_from_another_process_is_worked_out_as_a_load_builds_it()
 
 
+@pytest.mark.django_db(transaction=True)
+async def test_through_redis_a_change_of_play_tells_the_other_processes_how() -> None:
+    told = [m for m in await test_derive.announced() if "step" in m]
+    assert len(told) >= 5
+    for message in told:
+        step = message["step"]
+        assert step["from"] == message["version"] - 1 and step["actions"]
+        assert step["row"]["version"] == message["version"]
+
+
 def test_it_runs_on_postgresql_and_redis(settings: Any) -> None:
     assert connection.vendor == "postgresql"
     assert "Redis" in settings.CHANNEL_LAYERS["default"]["BACKEND"]
