@@ -239,8 +239,14 @@ def derive(
 ) -> Snapshot | None:
     """The table at ``version`` worked out from the version before, held in this process, and
     what another process told of the change (``tables.services.Step``: the actions taken and the
-    row's new values), without a query; kept like a loaded version. None when this process does
-    not hold that version or the step does not apply to it: the version is loaded then."""
+    row's new values; as JSON text, as the group message carries it), without a query; kept
+    like a loaded version. None when this process does not hold that version or the step does
+    not apply to it: the version is loaded then."""
+    if isinstance(step, str):
+        try:
+            step = json.loads(step)
+        except ValueError:
+            return None
     if not isinstance(step, dict) or step.get("from") != version - 1:
         return None
     held = cached_snapshot(table_id, code, created_at, version - 1)

@@ -29,6 +29,7 @@ Moderation (the admin) uses the same path, e.g.::
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import secrets
 import threading
@@ -103,10 +104,15 @@ Step = dict[str, Any]
 
 def changed_message(version: int, step: Step | None = None) -> dict[str, Any]:
     """The group message: which version the table is at now, and for a change of play how it
-    got there (``Step``). Nothing hidden."""
+    got there (``Step``, as JSON text: a layer decodes a message once for every connection,
+    and only the first connection of a process that needs the step reads it). Nothing
+    hidden."""
     if step is None:
         return {"type": "table.changed", "version": version}
-    return {"type": "table.changed", "version": version, "step": step}
+    return {
+        "type": "table.changed", "version": version,
+        "step": json.dumps(step, separators=(",", ":")),
+    }
 
 
 def _told(layer: Any, version: int, step: Step | None) -> dict[str, Any]:

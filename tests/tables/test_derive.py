@@ -88,7 +88,8 @@ def test_a_change_of_play_from_another_process_is_worked_out_as_a_load_builds_it
             continue
         assert cards_in(json.dumps(step)) == set(), step
         hold_only(before)  # this process as the other one: it holds the version before only
-        made = frames.derive(table.id, table.code, table.created_at, version, step)
+        told = services.changed_message(version, step)["step"]  # as the message carries it
+        made = frames.derive(table.id, table.code, table.created_at, version, told)
         assert made is not None, step
         assert fields(made) == fields(truth)
         assert made.row == truth.row and made.seat_rows == truth.seat_rows
@@ -118,7 +119,7 @@ def at_a_told_change() -> tuple[Table, frames.Snapshot, int, services.Step]:
 @pytest.mark.parametrize("spoil", [
     "nothing held", "from another version", "an action out of turn", "no actions",
     "an unknown column", "another table's code", "the state itself", "another version",
-    "not a step",
+    "not a step", "text that is not JSON",
 ])
 def test_a_step_that_does_not_follow_from_the_version_held_is_not_used(spoil: str) -> None:
     table, before, version, step = at_a_told_change()
@@ -142,8 +143,10 @@ def test_a_step_that_does_not_follow_from_the_version_held_is_not_used(spoil: st
         step["row"]["state"] = None
     elif spoil == "another version":
         step["row"]["version"] = version + 1
-    else:
+    elif spoil == "not a step":
         told = [step]
+    else:
+        told = json.dumps(step)[:-1]
     assert frames.derive(table.id, table.code, table.created_at, version, told) is None
     # Nothing kept: the version is loaded as it is in the database instead.
     assert frames.cached_snapshot(table.id, table.code, table.created_at, version) is None

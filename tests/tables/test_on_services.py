@@ -3,6 +3,7 @@ races only a real database shows: concurrent actions and several clocks at once.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
 from datetime import timedelta
@@ -70,7 +71,7 @@ async def test_through_redis_a_change_of_play_tells_the_other_processes_how() ->
     told = [m for m in await test_derive.announced() if "step" in m]
     assert len(told) >= 5
     for message in told:
-        step = message["step"]
+        step = json.loads(message["step"])
         assert step["from"] == message["version"] - 1 and step["actions"]
         assert step["row"]["version"] == message["version"]
 
