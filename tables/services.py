@@ -86,13 +86,6 @@ def group_name(table_id: int) -> str:
     return f"table.{table_id}"
 
 
-# Set while a write runs for the event loop (``write_then_notify``): the group messages are
-# collected here and sent from the loop once the write is done, instead of from the database
-# thread, which would have to wait for the busy loop before it could start the next write.
-_deferred: ContextVar[list[tuple[int, int, Step | None]] | None] = ContextVar(
-    "tables_notes", default=None
-)
-
 # What a change of play did, told to the other server processes so that they work the new
 # version out from the one before instead of loading it (see ``frames.derive``): the version
 # it followed, the actions taken (seat, kind, amount: what every player at the table is
@@ -100,6 +93,13 @@ _deferred: ContextVar[list[tuple[int, int, Step | None]] | None] = ContextVar(
 # last actions). Never a card: the engine state is rebuilt from the version before, which
 # each process holds with its own copy of the deck.
 Step = dict[str, Any]
+
+# Set while a write runs for the event loop (``write_then_notify``): the group messages are
+# collected here and sent from the loop once the write is done, instead of from the database
+# thread, which would have to wait for the busy loop before it could start the next write.
+_deferred: ContextVar[list[tuple[int, int, Step | None]] | None] = ContextVar(
+    "tables_notes", default=None
+)
 
 
 def changed_message(version: int, step: Step | None = None) -> dict[str, Any]:
