@@ -334,7 +334,7 @@ def _from_step(column: models.Field[Any, Any]) -> Callable[[Any], Any]:
         return lambda value: value
 
     def when(value: Any) -> datetime | None:
-        return None if value is None else datetime.fromisoformat(value)
+        return None if value is None else _json_datetime(value)
 
     return when
 

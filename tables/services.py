@@ -475,7 +475,7 @@ def _step(change: Change, game: Game | None, fields: list[str]) -> Step | None:
     before = change._turn_before
     if game is None or game.hand is None or before is None or len(before) != 5:
         return None
-    _status, hand_number, actions_before = before[0], before[1], before[2]
+    hand_number, actions_before = before[1], before[2]
     if hand_number != game.hand_number or not isinstance(actions_before, int):
         return None
     table = change.table

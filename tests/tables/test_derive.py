@@ -18,7 +18,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from tables import claims, consumers, frames, services
 from tables.models import Table
-from tests.tables.helpers import Phone, cards_in, hold_only, new_session, pass_and_play
+from tests.tables.helpers import Frame, Phone, cards_in, hold_only, new_session, pass_and_play
 from tests.tables.test_snapshots import fields
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -190,6 +190,14 @@ async def told_elsewhere() -> tuple[Phone, Table, int, services.Step]:
     raise AssertionError("no change of play in 30 changes")
 
 
+async def announce(phone: Phone, table: Table, version: int, step: services.Step) -> Frame:
+    """Send the group message of that change, as its writer would; the phone's frame for it."""
+    layer = get_channel_layer()
+    assert layer is not None
+    await layer.group_send(services.group_name(table.id), services.changed_message(version, step))
+    return await phone.until_version(version)
+
+
 async def test_a_connection_draws_a_version_written_elsewhere_without_loading_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -199,10 +207,7 @@ async def test_a_connection_draws_a_version_written_elsewhere_without_loading_it
         raise AssertionError("the version was loaded")
 
     monkeypatch.setattr(consumers, "load_snapshot", no_load)
-    layer = get_channel_layer()
-    assert layer is not None
-    await layer.group_send(services.group_name(table.id), services.changed_message(version, step))
-    frame = await phone.until_version(version)
+    frame = await announce(phone, table, version, step)
     assert frame.version == version
     drawn = frames.cached_snapshot(table.id, table.code, table.created_at, version)
     assert drawn is not None and drawn.game is not None and drawn.game.hand is not None
@@ -220,10 +225,7 @@ async def test_a_step_that_fails_to_work_out_is_loaded_instead(
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(consumers, "derive", broken)
-    layer = get_channel_layer()
-    assert layer is not None
-    await layer.group_send(services.group_name(table.id), services.changed_message(version, step))
-    frame = await phone.until_version(version)
+    frame = await announce(phone, table, version, step)
     assert frame.version == version and "not worked out" in caplog.text
     await phone.close()
 
