@@ -4,7 +4,7 @@
 
 A six-seat table (three people, three computer players) with six connections: each person's
 phone, a second phone of one person, and two spectators. After every change the consumers draw
-one frame per connection (``tables.frames.render_frame``); that is what is timed here.
+one frame per connection (``tables.live.frames.render_frame``); that is what is timed here.
 
 - "played": hands played out with a random policy (checks, calls, bets, raises, folds, all
   ins); every version of the table is drawn once for every connection, in order, as at a real
@@ -52,8 +52,10 @@ from django.template import engines  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from engine.game import Game, GameSettings  # noqa: E402
-from tables import frames  # noqa: E402
-from tables.frames import FrameOptions, PassState, SeatInfo, Snapshot  # noqa: E402
+from tables.cache import SeatInfo, Snapshot  # noqa: E402
+from tables.live import frames, perspective  # noqa: E402
+from tables.live.frames import FrameOptions  # noqa: E402
+from tables.live.perspective import PassState  # noqa: E402
 from tables.models import Table  # noqa: E402
 
 NAMES = ["Asha", "Bikash", "Chandra", "Computer 1", "Computer 2", "Computer 3"]
@@ -138,7 +140,7 @@ def moments() -> dict[str, Snapshot]:
 def draw_version(snap: Snapshot) -> list[str]:
     return [
         frames.render_frame(
-            snap, frames.perspective(snap, mine, PassState()),
+            snap, perspective.perspective(snap, mine, PassState()),
             FrameOptions(join_url="http://testserver/t/ABC234/", language="en"),
         )
         for mine in CONNECTIONS
@@ -148,7 +150,7 @@ def draw_version(snap: Snapshot) -> list[str]:
 def forget_everything() -> None:
     """Empty the process-wide fragment cache (a no-op for the code before it existed)."""
     try:
-        from tables import fragments
+        from tables.cache import fragments
     except ImportError:
         return
     fragments.clear()
@@ -273,7 +275,7 @@ def bench_many(tables: int, hands: int) -> None:
                 sizes += sum(len(h) for h in html)
     ms = (time.perf_counter() - start) / drawn * 1000
     try:
-        from tables import fragments
+        from tables.cache import fragments
 
         kept = f"{len(fragments._cache)} of {fragments.KEPT}"
     except ImportError:

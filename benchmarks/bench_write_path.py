@@ -60,8 +60,13 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from tables import claims, clock, frames, services  # noqa: E402
+from tables import (  # noqa: E402
+    cache,
+    claims,
+    clock,
+)
 from tables.models import Table  # noqa: E402
+from tables.write import lobby, path, play  # noqa: E402
 
 _TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -81,12 +86,12 @@ def backend_cpu(pid: int | None) -> float:
 @contextmanager
 def nothing_held() -> Iterator[None]:
     """The reference: the process holds no version, so every change takes the lock."""
-    newest = frames.newest
-    frames.newest = lambda table_id: None
+    newest = cache.newest
+    cache.newest = lambda table_id: None
     try:
         yield
     finally:
-        frames.newest = newest
+        cache.newest = newest
 
 
 class Totals:
@@ -111,11 +116,11 @@ def main() -> None:
         """A started table (another when a game ends: checking and calling, someone wins)."""
         session: dict[str, Any] = {}
         names = ["Asha", "Bikash", "Chandra", "Dipa", "Esha", "Firoz"]
-        made = services.create_table(
-            session, names, services.TableSettings(), mode=Table.Mode.LOCAL
+        made = lobby.create_table(
+            session, names, lobby.TableSettings(), mode=Table.Mode.LOCAL
         )
         at["id"], at["hashes"] = made.id, claims.session_hashes(session)
-        services.start_game(made.id, at["hashes"])
+        lobby.start_game(made.id, at["hashes"])
 
     new_table()
     pid = None
@@ -129,13 +134,13 @@ def main() -> None:
         statements[0] += 1
         return execute(sql, params, many, context)
 
-    # Group messages are left to the event loop in the server (services.write_then_notify):
+    # Group messages are left to the event loop in the server (path.write_then_notify):
     # here they are collected and dropped, as the server's database thread does.
-    services._deferred.set([])
+    path._deferred.set([])
 
     def one_action(totals: Totals | None) -> None:
         table_id = at["id"]
-        snapshot = frames.newest(table_id) or frames.load_snapshot(table_id, check_cache=False)
+        snapshot = cache.newest(table_id) or cache.load_snapshot(table_id, check_cache=False)
         assert snapshot is not None and snapshot.game is not None
         if snapshot.status != Table.Status.PLAYING:
             new_table()
@@ -147,9 +152,9 @@ def main() -> None:
         legal = hand.legal_actions()
         assert legal is not None
         before = (statements[0], time.process_time(), backend_cpu(pid), time.perf_counter())
-        services.act(
+        play.act(
             table_id, at["hashes"], kind="check" if legal.can_check else "call", amount=None,
-            version=snapshot.version, action_id=services.random_action_id(), revealed=legal.seat,
+            version=snapshot.version, action_id=play.random_action_id(), revealed=legal.seat,
         )
         if totals is not None:
             totals.actions += 1

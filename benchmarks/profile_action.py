@@ -31,17 +31,23 @@ from django.core.management import call_command  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from engine.game import Game  # noqa: E402
-from tables import claims, clock, frames, services  # noqa: E402
+from tables import (  # noqa: E402
+    cache,
+    claims,
+    clock,
+)
+from tables.live import frames, perspective  # noqa: E402
 from tables.models import Table  # noqa: E402
+from tables.write import lobby, play  # noqa: E402
 
 
 def main(steps: int) -> None:
     call_command("migrate", verbosity=0)
     session: dict[str, object] = {}
     names = ["Asha", "Bikash", "Chandra", "Dipa", "Esha", "Firoz"]
-    table = services.create_table(session, names, services.TableSettings(), mode=Table.Mode.LOCAL)
+    table = lobby.create_table(session, names, lobby.TableSettings(), mode=Table.Mode.LOCAL)
     hashes = claims.session_hashes(session)
-    services.start_game(table.id, hashes)
+    lobby.start_game(table.id, hashes)
 
     def step() -> None:
         row = Table.objects.get(pk=table.id)
@@ -50,16 +56,16 @@ def main(steps: int) -> None:
         if game.hand_running and game.hand is not None:
             legal = game.hand.legal_actions()
             assert legal is not None
-            services.act(
+            play.act(
                 table.id, hashes, kind="check" if legal.can_check else "call", amount=None,
-                version=row.version, action_id=services.random_action_id(), revealed=legal.seat,
+                version=row.version, action_id=play.random_action_id(), revealed=legal.seat,
             )
         else:
             clock.fire(table.id, row.version, now=timezone.now() + timedelta(hours=1))
-        snapshot = frames.load_snapshot(table.id)
+        snapshot = cache.load_snapshot(table.id)
         assert snapshot is not None
         for seat in range(6):
-            persp = frames.perspective(snapshot, [seat], frames.PassState(revealed=seat))
+            persp = perspective.perspective(snapshot, [seat], perspective.PassState(revealed=seat))
             frames.render_frame(snapshot, persp, frames.FrameOptions())
 
     step()

@@ -25,7 +25,7 @@ from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from tables import clock  # noqa: E402
-from tables.routing import websocket_urlpatterns  # noqa: E402
+from tables.live.routing import websocket_urlpatterns  # noqa: E402
 
 
 class ClockStarter:

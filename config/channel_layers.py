@@ -14,4 +14,4 @@ def channel_layers(redis_url: str) -> dict[str, Any]:
                 "CONFIG": {"hosts": [redis_url]},
             }
         }
-    return {"default": {"BACKEND": "tables.layers.LocalChannelLayer"}}
+    return {"default": {"BACKEND": "tables.live.layers.LocalChannelLayer"}}

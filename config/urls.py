@@ -4,11 +4,11 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import TemplateView
 
-from tables import views as table_views
+from tables.pages import views as table_views
 
 urlpatterns = [
     path("", table_views.home, name="home"),
-    path("", include("tables.urls")),
+    path("", include("tables.pages.urls")),
     path("how-to-play/", TemplateView.as_view(template_name="pages/how_to_play.html"),
          name="how_to_play"),
     # The language switcher (every page) posts to set_language here.

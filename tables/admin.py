@@ -1,10 +1,11 @@
 """The moderation admin (staff only): tables, their hands, and the log of moderation actions.
 
-Nothing here edits a table directly. Every moderation action goes through ``tables.moderation``
-and so through the one write path (locked row, version bump, every phone told on commit), and
-is recorded with who, when, what and why. Raw engine state is never shown: a table's state and
-a hand's record hold the deck, and a hand in progress is shown only as a spectator sees it.
-Finished hands are shown in full (every hole card) as PokerStars text.
+Nothing here edits a table directly. Every moderation action goes through
+``tables.write.moderation`` and so through the one write path (locked row, version bump,
+every phone told on commit), and is recorded with who, when, what and why. Raw engine state
+is never shown: a table's state and a hand's record hold the deck, and a hand in progress is
+shown only as a spectator sees it. Finished hands are shown in full (every hole card) as
+PokerStars text.
 """
 
 from __future__ import annotations
@@ -27,10 +28,10 @@ from django.utils.translation import gettext_lazy
 from engine.export import SPECTATOR, HandMeta, pokerstars_hand
 from engine.history import replay
 from engine.views import visible_events
-from tables import moderation
-from tables.describe import describe
+from tables.live.describe import describe
 from tables.models import NAME_MAX, Hand, ModerationAction, Seat, Table
-from tables.services import Refused
+from tables.write import moderation
+from tables.write.path import Refused
 
 if TYPE_CHECKING:
     TableAdminBase = admin.ModelAdmin[Table]

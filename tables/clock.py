@@ -19,9 +19,10 @@ from django.conf import settings
 from django.utils import timezone
 
 from engine.actions import ActionError
-from tables import computer, frames
+from tables import cache, computer
 from tables.models import Table
-from tables.services import Busy, Change, apply_change, deal, write_then_notify
+from tables.write.lobby import deal
+from tables.write.path import Busy, Change, apply_change, write_then_notify
 
 log = logging.getLogger(__name__)
 BATCH = 200
@@ -50,7 +51,7 @@ def tick(now: datetime | None = None) -> int:
 
 def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
     """Fire the deadline table ``table_id`` had at ``version``, if it still has it."""
-    rows = frames.table_by_id(table_id)  # compiled once: the clock fires many times a second
+    rows = cache.table_by_id(table_id)  # compiled once: the clock fires many times a second
     table = rows[0] if rows and rows[0].version == version else None
     if table is None or not _due(table, now or timezone.now()):
         return False

@@ -19,7 +19,7 @@ from engine.game import Game
 from engine.history import replay
 from engine.views import game_view, hand_view
 from tables.models import Hand, Seat, Table
-from tables.services import seeded
+from tables.write.path import seeded
 
 _CACHE_SIZE = 512
 # (table id, code, seat) -> (last hand number loaded, views of the finished hands, oldest first).

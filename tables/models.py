@@ -1,6 +1,6 @@
 """Tables, their seats, the hands they played, and the bookkeeping around them.
 
-Every change to a table goes through ``tables.services.apply_change`` (one locked transaction);
+Every change to a table goes through ``tables.write.path.apply_change`` (one locked transaction);
 the models here only describe rows and answer questions about them.
 """
 
@@ -19,6 +19,7 @@ from engine.game import STARTING_STACK, GameSettings
 NAME_MAX = 20
 MAX_SEATS = 6
 TURN_SECONDS = (15, 30, 45, 60, 90)
+MIN_RESUME_SECONDS = 5.0  # a person whose turn was paused gets at least this long on resume
 
 
 class Level(models.TextChoices):
@@ -78,7 +79,7 @@ class Table(models.Model):
     # engine.game.Game.to_dict(): holds the running hand's deck, so it never leaves the server.
     state = models.JSONField(null=True, blank=True)
     version = models.PositiveBigIntegerField(default=0)
-    # The ids of the last actions applied here, newest last (tables.services.act: a double tap
+    # The ids of the last actions applied here, newest last (tables.write.play.act: a double tap
     # is applied once). Written with the rest of the row: no statement of its own.
     recent_actions = models.JSONField(default=list, blank=True)
     next_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
@@ -120,6 +121,22 @@ class Table(models.Model):
 
     def game_settings(self) -> GameSettings:
         return GameSettings(blind_every=self.blind_every, max_hands=self.max_hands)
+
+    def seconds_left_on_resume(self) -> float:
+        """How long the pending deadline of this paused table will run once the clock is
+        resumed (what the phones show, frozen, while it is paused): the time it had left when
+        it was paused, kept in the moderation log, and at least ``MIN_RESUME_SECONDS`` for a
+        person's turn."""
+        paused = (
+            ModerationAction.objects.filter(table=self, action=ModerationAction.PAUSE)
+            .order_by("-at").first()
+        )
+        left = paused.detail.get("remaining") if paused else None
+        if left is None:
+            return MIN_RESUME_SECONDS
+        if self.deadline_kind != Table.Deadline.TURN:
+            return float(left)  # computer moves and deals need no grace period
+        return max(float(left), MIN_RESUME_SECONDS)
 
     def chip_total(self) -> int:
         """Every chip at the table once the game has started (R3): never changes."""
@@ -216,6 +233,8 @@ class FailedJoin(models.Model):
 
 class ModerationAction(models.Model):
     """Who did what to which table, when and why (the admin issue records every action here)."""
+
+    PAUSE = "pause"  # its ``detail["remaining"]``: the seconds the deadline had left
 
     table = models.ForeignKey(
         Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="moderation"

@@ -5,8 +5,8 @@ from typing import Any
 from django import template
 from django.utils.safestring import SafeString
 
-from tables import hand_names, screens
-from tables.fragments import render_component
+from tables.cache import render_component
+from tables.live import hand_names, screens
 
 register = template.Library()
 
@@ -19,14 +19,14 @@ def table_data(data: Any, oob: bool = False) -> SafeString:
 
 @register.simple_tag(takes_context=True)
 def play_frame(context: Any) -> SafeString:
-    """The whole frame on the play and watch screens (see tables.screens)."""
+    """The whole frame on the play and watch screens (see tables.live.screens)."""
     return screens.play_frame(context)
 
 
 @register.simple_tag
 def component(name: str, **params: Any) -> SafeString:
     """``{% component "components/card.html" card=c size="lg" %}``: like ``{% include name
-    with ... only %}``, with the HTML shared between frames (see tables.fragments)."""
+    with ... only %}``, with the HTML shared between frames (see tables.cache.fragments)."""
     return render_component(name, params)
 
 

@@ -18,8 +18,9 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from engine.history import replay
-from tables import claims, clock, services
+from tables import claims, clock
 from tables.models import Table
+from tables.write import lobby, play
 from tests.tables.helpers import Frame, Phone, allowed_cards, leaked_cards, new_session
 
 
@@ -156,7 +157,7 @@ class Driver:
         legal = frame.data["legal"]
         assert legal is not None and legal["seat"] == seat
         message = self.choose(legal)
-        message.update(type="action", version=frame.version, action_id=services.random_action_id())
+        message.update(type="action", version=frame.version, action_id=play.random_action_id())
         await phone.send(message)
         self.stats.actions += 1
 
@@ -181,22 +182,22 @@ class Driver:
 
 
 def seat_people_now(
-    names: list[list[str]], table_settings: services.TableSettings, mode: str = Table.Mode.FRIENDS
+    names: list[list[str]], table_settings: lobby.TableSettings, mode: str = Table.Mode.FRIENDS
 ) -> tuple[Table, list[Any]]:
     """A table whose host session holds ``names[0]`` (several names: pass and play) and where
     each further list is one more phone joining; started, empty seats to the computer."""
     host = new_session()
-    table = services.create_table(host, names[0], table_settings, mode)
+    table = lobby.create_table(host, names[0], table_settings, mode)
     sessions = [host]
     for group in names[1:]:
         session = new_session()
         for name in group:
-            services.join_table(table.id, name, session, another=True)
+            lobby.join_table(table.id, name, session, another=True)
         sessions.append(session)
     for session in sessions:
         session.save()
     if table.status == Table.Status.WAITING:
-        services.start_game(table.id, claims.session_hashes(host))
+        lobby.start_game(table.id, claims.session_hashes(host))
     table.refresh_from_db()
     return table, sessions
 
@@ -205,7 +206,7 @@ seat_people = database_sync_to_async(seat_people_now)
 
 
 async def build(
-    names: list[list[str]], table_settings: services.TableSettings, *, watchers: int = 0,
+    names: list[list[str]], table_settings: lobby.TableSettings, *, watchers: int = 0,
     seed: int = 1, sleepy: float = 0.0, mode: str = Table.Mode.FRIENDS, calm: bool = False,
 ) -> Driver:
     table, sessions = await seat_people(names, table_settings, mode)

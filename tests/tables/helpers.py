@@ -16,8 +16,10 @@ from django.urls import reverse
 from engine.cards import RANK_NAMES, SUIT_NAMES, Card
 from engine.game import Game
 from engine.history import replay
-from tables import claims, frames, services
+from tables import cache, claims
+from tables.cache import versions
 from tables.models import Hand, Table
+from tables.write import lobby
 
 ORIGIN = b"http://testserver"
 
@@ -155,23 +157,23 @@ def pass_and_play(names: list[str], seat_count: int) -> tuple[Table, list[str]]:
     """A started pass-and-play table (every person on one phone, computers in the seats left):
     the table as saved, and that phone's seat claims."""
     session = new_session()
-    table = services.create_table(
-        session, names, services.TableSettings(seat_count=seat_count), mode=Table.Mode.LOCAL
+    table = lobby.create_table(
+        session, names, lobby.TableSettings(seat_count=seat_count), mode=Table.Mode.LOCAL
     )
     hashes = claims.session_hashes(session)
-    services.start_game(table.id, hashes)
+    lobby.start_game(table.id, hashes)
     table.refresh_from_db()
     return table, hashes
 
 
-def hold_only(*snapshots: frames.Snapshot | None) -> None:
+def hold_only(*snapshots: cache.Snapshot | None) -> None:
     """This process forgets every version of every table it holds but these: as if the newer
     ones had been written, and never drawn here, by another process."""
-    frames._snapshots.clear()
-    frames._versions_kept.clear()
+    versions._snapshots.clear()
+    versions._versions_kept.clear()
     for snapshot in snapshots:
         assert snapshot is not None
-        frames._keep(snapshot)
+        versions._keep(snapshot)
 
 
 def game_of(table: Table) -> Game:

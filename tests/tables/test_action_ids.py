@@ -8,8 +8,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tables import clock, services
+from tables import clock
 from tables.models import Table
+from tables.write import path, play
 from tests.tables.helpers import game_of, pass_and_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,14 +29,14 @@ def a_turn() -> tuple[Table, list[str], int, int]:
 
 def test_a_refused_action_leaves_its_id_free_for_the_real_one() -> None:
     table, hashes, to_act, other = a_turn()
-    with pytest.raises(services.Refused) as refused:
-        services.act(
+    with pytest.raises(path.Refused) as refused:
+        play.act(
             table.id, hashes, kind="fold", amount=None, version=table.version,
             action_id="tap-1", seat=other, revealed=other,
         )
     assert refused.value.code == "not_your_turn"
     assert "tap-1" not in Table.objects.get(pk=table.id).recent_actions
-    done = services.act(
+    done = play.act(
         table.id, hashes, kind="fold", amount=None, version=table.version,
         action_id="tap-1", seat=to_act, revealed=to_act,
     )
@@ -45,11 +46,11 @@ def test_a_refused_action_leaves_its_id_free_for_the_real_one() -> None:
 
 def test_a_double_tap_is_applied_once_and_the_second_changes_nothing() -> None:
     table, hashes, to_act, _ = a_turn()
-    first = services.act(
+    first = play.act(
         table.id, hashes, kind="fold", amount=None, version=table.version,
         action_id="tap-2", revealed=to_act,
     )
-    again = services.act(
+    again = play.act(
         table.id, hashes, kind="fold", amount=None, version=table.version,
         action_id="tap-2", revealed=to_act,
     )
@@ -58,7 +59,7 @@ def test_a_double_tap_is_applied_once_and_the_second_changes_nothing() -> None:
     assert Table.objects.get(pk=table.id).recent_actions == ["tap-2"]
     # The same id at another table is another action.
     other_table, other_hashes, other_to_act, _ = a_turn()
-    elsewhere = services.act(
+    elsewhere = play.act(
         other_table.id, other_hashes, kind="fold", amount=None, version=other_table.version,
         action_id="tap-2", revealed=other_to_act,
     )
@@ -72,7 +73,7 @@ def test_a_table_remembers_its_last_action_ids_and_an_old_one_is_still_refused()
     table, hashes = pass_and_play(["Asha", "Bikash"], 2)
     first_version = table.version
     ids: list[str] = []
-    while len(ids) < services.RECENT_ACTIONS_KEPT + 3:
+    while len(ids) < play.RECENT_ACTIONS_KEPT + 3:
         row = Table.objects.get(pk=table.id)
         game = game_of(row)
         if not game.hand_running:  # the next hand, as the clock would deal it
@@ -82,15 +83,15 @@ def test_a_table_remembers_its_last_action_ids_and_an_old_one_is_still_refused()
         legal = game.hand.legal_actions()
         assert legal is not None
         ids.append(f"tap-{len(ids)}")
-        done = services.act(
+        done = play.act(
             table.id, hashes, kind="check" if legal.can_check else "call", amount=None,
             version=row.version, action_id=ids[-1], revealed=legal.seat,
         )
         assert done.applied
     row = Table.objects.get(pk=table.id)
-    assert row.recent_actions == ids[-services.RECENT_ACTIONS_KEPT :]
-    with pytest.raises(services.Refused) as refused:
-        services.act(
+    assert row.recent_actions == ids[-play.RECENT_ACTIONS_KEPT :]
+    with pytest.raises(path.Refused) as refused:
+        play.act(
             table.id, hashes, kind="fold", amount=None, version=first_version,
             action_id=ids[0], revealed=0,
         )

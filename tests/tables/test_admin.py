@@ -16,9 +16,10 @@ from django.utils import timezone
 
 from engine.cards import Card
 from engine.history import replay
-from tables import clock, moderation
+from tables import clock
 from tables.models import Hand, ModerationAction, Seat, Table
-from tables.services import Refused
+from tables.write import moderation
+from tables.write.path import Refused
 from tests.tables.helpers import cards_in, game_of
 from tests.tables.helpers import client_lobby as lobby
 

@@ -6,8 +6,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import User
 
-from tables import claims, moderation, services
+from tables import claims
 from tables.models import Table
+from tables.write import lobby, moderation
 from tests.tables.helpers import Phone, new_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -16,11 +17,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def _started_table() -> tuple[Table, list[str], User]:
     """Asha and Bikash on their own phones, two computer players, the first hand dealt."""
     asha, bikash = new_session(), new_session()
-    table = services.create_table(asha, ["Asha"], services.TableSettings(seat_count=4))
-    services.join_table(table.id, "Bikash", bikash)
+    table = lobby.create_table(asha, ["Asha"], lobby.TableSettings(seat_count=4))
+    lobby.join_table(table.id, "Bikash", bikash)
     asha.save()
     bikash.save()
-    services.start_game(table.id, claims.session_hashes(asha))
+    lobby.start_game(table.id, claims.session_hashes(asha))
     moderator = User.objects.create_user("alice", "alice@example.org", "a long secret",
                                          is_staff=True, is_superuser=True)
     table.refresh_from_db()

@@ -1,6 +1,6 @@
 """Writes made for the event loop announce what they committed from the loop, always.
 
-``services.write_then_notify`` runs a write on the database thread and sends its group
+``path.write_then_notify`` runs a write on the database thread and sends its group
 messages afterwards from the event loop (the database thread never waits for the loop).
 """
 
@@ -14,11 +14,11 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from tables import services
-from tables.layers import LocalChannelLayer
+from tables.live.layers import LocalChannelLayer
+from tables.write import path
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the write runs on the database thread
-GROUP = services.group_name(9999)
+GROUP = path.group_name(9999)
 
 
 async def listener() -> tuple[LocalChannelLayer, str]:
@@ -36,11 +36,11 @@ async def test_a_write_is_announced_from_the_event_loop_after_it_returns() -> No
 
     def write() -> str:
         assert threading.get_ident() != loop_thread  # runs on the database thread
-        services.notify(9999, 7)
+        path.notify(9999, 7)
         seen.append(7)
         return "done"
 
-    assert await services.write_then_notify(write) == "done"
+    assert await path.write_then_notify(write) == "done"
     assert seen == [7]
     message = await asyncio.wait_for(layer.receive(channel), 1)
     assert message == {"type": "table.changed", "version": 7}
@@ -50,11 +50,11 @@ async def test_a_refused_write_raises_after_announcing_what_it_committed() -> No
     layer, channel = await listener()
 
     def write() -> None:
-        services.notify(9999, 3)  # an earlier change of the same call did commit
-        raise services.Refused("full", "This table is full.")
+        path.notify(9999, 3)  # an earlier change of the same call did commit
+        raise path.Refused("full", "This table is full.")
 
-    with pytest.raises(services.Refused) as refused:
-        await services.write_then_notify(write)
+    with pytest.raises(path.Refused) as refused:
+        await path.write_then_notify(write)
     assert refused.value.code == "full"
     message = await asyncio.wait_for(layer.receive(channel), 1)
     assert message["version"] == 3
@@ -65,9 +65,9 @@ async def test_a_caller_that_goes_away_mid_write_does_not_silence_the_change() -
 
     def slow_write() -> None:
         time.sleep(0.2)
-        services.notify(9999, 11)
+        path.notify(9999, 11)
 
-    caller = asyncio.ensure_future(services.write_then_notify(slow_write))
+    caller = asyncio.ensure_future(path.write_then_notify(slow_write))
     await asyncio.sleep(0.05)
     caller.cancel()  # the phone disconnected while its action was being written
     with pytest.raises(asyncio.CancelledError):
@@ -81,5 +81,5 @@ def test_notify_outside_the_event_loop_sends_at_once() -> None:
     assert layer is not None
     channel = async_to_sync(layer.new_channel)()
     async_to_sync(layer.group_add)(GROUP, channel)
-    services.notify(9999, 5)  # a management command, a view: no loop to defer to
+    path.notify(9999, 5)  # a management command, a view: no loop to defer to
     assert async_to_sync(layer.receive)(channel)["version"] == 5

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from tables import services
 from tables.models import Table
+from tables.write import lobby
 from tests.tables.driver import build
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -84,7 +84,7 @@ async def table_state(table_id: int) -> tuple[int, Any, str]:
 async def test_bad_input_gets_an_error_and_changes_nothing(
     case: str, message: object, code: str
 ) -> None:
-    driver = await build([["Asha"], ["Bikash"]], services.TableSettings(seat_count=2), calm=True)
+    driver = await build([["Asha"], ["Bikash"]], lobby.TableSettings(seat_count=2), calm=True)
     # Wait for a person's turn so that a valid action would have changed something.
     for _ in range(50):
         frames = [p.phone.frames[-1] for p in driver.persons]
@@ -107,7 +107,7 @@ async def test_bad_input_gets_an_error_and_changes_nothing(
 
 
 async def test_a_binary_frame_gets_an_error_and_changes_nothing() -> None:
-    driver = await build([["Asha"], ["Bikash"]], services.TableSettings(seat_count=2))
+    driver = await build([["Asha"], ["Bikash"]], lobby.TableSettings(seat_count=2))
     phone = driver.persons[0].phone
     before = await table_state(driver.table.id)
     await phone.comm.send_to(bytes_data=b"\x00\x01")

@@ -12,8 +12,9 @@ from django.conf import LazySettings
 from django.utils import timezone
 
 from engine.game import Game
-from tables import claims, clock, services
+from tables import claims, clock
 from tables.models import Seat, Table
+from tables.write import lobby, play
 from tests.tables.driver import seat_people, seat_people_now
 from tests.tables.helpers import first_person_turn, game_of, new_session
 
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 
 def started(names: list[list[str]], seats: int = 3) -> tuple[Table, list[Any]]:
-    return seat_people_now(names, services.TableSettings(seat_count=seats))
+    return seat_people_now(names, lobby.TableSettings(seat_count=seats))
 
 
 def state(table_id: int) -> tuple[Table, Game]:
@@ -31,8 +32,8 @@ def state(table_id: int) -> tuple[Table, Game]:
 
 def test_p2_computer_players_act_only_after_their_pause(settings: LazySettings) -> None:
     settings.TABLES_BOT_PAUSE = (1.5, 1.5)
-    table = services.create_table(
-        new_session(), ["Asha"], services.TableSettings(seat_count=4), Table.Mode.COMPUTER
+    table = lobby.create_table(
+        new_session(), ["Asha"], lobby.TableSettings(seat_count=4), Table.Mode.COMPUTER
     )
     table.refresh_from_db()
     if table.deadline_kind != Table.Deadline.BOT:
@@ -87,7 +88,7 @@ def test_p1_two_time_outs_in_a_row_mark_a_person_away_until_any_tap() -> None:
     assert row.next_deadline is not None and row.next_deadline <= timezone.now()
     # Any tap brings them back: their turn gets the full time again.
     session = sessions[seat.position]
-    assert services.come_back(table.id, [seat.position])
+    assert play.come_back(table.id, [seat.position])
     row = Table.objects.get(pk=table.id)
     assert row.deadline_kind == Table.Deadline.TURN
     assert row.next_deadline is not None
@@ -144,7 +145,7 @@ def test_a_person_acting_in_time_moves_the_deadline_on() -> None:
     legal = game.hand.legal_actions()  # type: ignore[union-attr]
     assert legal is not None
     kind = "check" if legal.can_check else "call"
-    outcome = services.act(
+    outcome = play.act(
         table.id, claims.session_hashes(sessions[seat]), kind=kind, amount=None,
         version=version, action_id="in-time",
     )
@@ -155,7 +156,7 @@ def test_a_person_acting_in_time_moves_the_deadline_on() -> None:
 
 @pytest.mark.django_db(transaction=True)
 async def test_the_clock_loop_fires_deadlines_on_its_own() -> None:
-    table, _sessions = await seat_people([["Asha"]], services.TableSettings(seat_count=3))
+    table, _sessions = await seat_people([["Asha"]], lobby.TableSettings(seat_count=3))
 
     def overdue() -> int:
         past = timezone.now() - timedelta(seconds=1)
@@ -184,8 +185,8 @@ def test_a_computer_player_that_fails_checks_or_folds_instead(
         raise RuntimeError("bug in a computer player")
 
     monkeypatch.setattr("tables.computer.decide", broken)
-    table = services.create_table(
-        new_session(), ["Asha"], services.TableSettings(seat_count=4), Table.Mode.COMPUTER
+    table = lobby.create_table(
+        new_session(), ["Asha"], lobby.TableSettings(seat_count=4), Table.Mode.COMPUTER
     )
     later = timezone.now() + timedelta(minutes=5)
     for _ in range(20):

@@ -8,9 +8,12 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 
-from tables import claims, consumers, services
-from tables.frames import Snapshot, load_snapshot
+from tables import claims
+from tables.cache import Snapshot, load_snapshot
+from tables.live import consumer
 from tables.models import Table
+from tables.write import lobby as lobby_flows
+from tables.write import path
 from tests.tables.driver import build, seat_people
 from tests.tables.helpers import Frame, Phone, game_of, new_session
 
@@ -21,12 +24,12 @@ def _lobby(names: list[str]) -> tuple[Table, list[str]]:
     """A lobby where each name is on its own phone; returns the table and session keys."""
     keys = []
     host = new_session()
-    table = services.create_table(host, names[:1], services.TableSettings(seat_count=4))
+    table = lobby_flows.create_table(host, names[:1], lobby_flows.TableSettings(seat_count=4))
     host.save()
     keys.append(str(host.session_key))
     for name in names[1:]:
         session = new_session()
-        services.join_table(table.id, name, session)
+        lobby_flows.join_table(table.id, name, session)
         session.save()
         keys.append(str(session.session_key))
     return table, keys
@@ -48,7 +51,7 @@ async def test_the_lobby_shows_who_joins_live() -> None:
     frame = await phone.connect()
     assert frame.screen == "lobby"
     session = await database_sync_to_async(new_session)()
-    await database_sync_to_async(services.join_table)(table.id, "Bikash", session)
+    await database_sync_to_async(lobby_flows.join_table)(table.id, "Bikash", session)
     frame = await phone.next()
     assert frame.version == table.version + 1 and "Bikash" in frame.text
     await phone.close()
@@ -62,7 +65,7 @@ async def test_phones_in_different_languages_at_one_table_each_get_their_own() -
     for phone in (nepali, english):
         await phone.connect()
     hashes = await database_sync_to_async(lambda: claims_of(asha))()
-    await database_sync_to_async(services.start_game)(table.id, hashes)
+    await database_sync_to_async(lobby_flows.start_game)(table.id, hashes)
     ne = await nepali.until_version(table.version + 1)
     en = await english.until_version(table.version + 1)
     assert ne.screen == en.screen == "play"
@@ -85,7 +88,7 @@ async def test_a_lobby_frame_over_the_websocket_holds_the_join_qr_code() -> None
     phone = Phone(table.code, asha)
     frames = [await phone.connect()]
     session = await database_sync_to_async(new_session)()
-    await database_sync_to_async(services.join_table)(table.id, "Bikash", session)
+    await database_sync_to_async(lobby_flows.join_table)(table.id, "Bikash", session)
     frames.append(await phone.next())  # a frame drawn after a change, not just on connecting
     for frame in frames:
         assert frame.screen == "lobby"
@@ -106,20 +109,20 @@ async def test_phones_told_of_a_new_version_share_one_load_of_the_table(
         loads.append(table_id)
         return load_snapshot(table_id, check_cache=check_cache)
 
-    monkeypatch.setattr(consumers, "load_snapshot", counted)
+    monkeypatch.setattr(consumer, "load_snapshot", counted)
     snapshots = await asyncio.gather(
-        *(consumers.shared_snapshot(table.id, table.version) for _ in range(8))
+        *(consumer.shared_snapshot(table.id, table.version) for _ in range(8))
     )
     assert loads == [table.id]
     assert all(s is snapshots[0] and s is not None for s in snapshots)
     assert snapshots[0] is not None and snapshots[0].version == table.version
-    await consumers.shared_snapshot(table.id, table.version + 1)  # a later version: loaded anew
+    await consumer.shared_snapshot(table.id, table.version + 1)  # a later version: loaded anew
     assert len(loads) == 2
 
 
 async def test_a_phone_joins_and_plays_a_hand_to_the_end() -> None:
     driver = await build(
-        [["Asha"], ["Bikash"]], services.TableSettings(seat_count=2, max_hands=30), calm=True
+        [["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=2, max_hands=30), calm=True
     )
     while not driver.persons[0].phone.frames[-1].data["hand_over"]:
         assert await driver.step()
@@ -133,7 +136,7 @@ async def test_a_phone_joins_and_plays_a_hand_to_the_end() -> None:
 
 
 async def test_a_reconnecting_phone_gets_the_current_view_at_once() -> None:
-    driver = await build([["Asha"], ["Bikash"]], services.TableSettings(seat_count=3))
+    driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
     for _ in range(3):
         await driver.step()
     asha = driver.persons[0]
@@ -165,7 +168,7 @@ async def _person_turn(driver) -> tuple[Phone, Frame, int]:  # type: ignore[no-u
 
 
 async def test_a_repeated_action_id_is_applied_once() -> None:
-    driver = await build([["Asha"], ["Bikash"]], services.TableSettings(seat_count=3))
+    driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
     phone, frame, _seat = await _person_turn(driver)
     kind = "check" if frame.data["legal"]["check"] else "call"
     message = {"type": "action", "kind": kind, "version": frame.version, "action_id": "tap-1"}
@@ -178,7 +181,7 @@ async def test_a_repeated_action_id_is_applied_once() -> None:
 
 
 async def test_a_stale_version_gets_the_fresh_view_and_a_notice() -> None:
-    driver = await build([["Asha"], ["Bikash"]], services.TableSettings(seat_count=3))
+    driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
     phone, frame, _seat = await _person_turn(driver)
     await phone.send(
         {"type": "action", "kind": "fold", "version": frame.version - 1, "action_id": "old-1"}
@@ -191,7 +194,7 @@ async def test_a_stale_version_gets_the_fresh_view_and_a_notice() -> None:
 
 
 async def test_an_action_out_of_turn_is_refused_with_a_readable_message() -> None:
-    driver = await build([["Asha"], ["Bikash"]], services.TableSettings(seat_count=2))
+    driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=2))
     phone, frame, seat = await _person_turn(driver)
     other = next(p.phone for p in driver.persons if p.phone is not phone)
     await other.send(
@@ -206,7 +209,9 @@ async def test_an_action_out_of_turn_is_refused_with_a_readable_message() -> Non
 
 
 async def test_a_watcher_sees_no_hole_cards_and_cannot_act() -> None:
-    driver = await build([["Asha"], ["Bikash"]], services.TableSettings(seat_count=3), watchers=1)
+    driver = await build(
+        [["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3), watchers=1
+    )
     watcher = driver.watchers[0]
     frame = watcher.frames[-1]
     assert frame.screen == "watch" and frame.data["you"] is None
@@ -220,9 +225,9 @@ async def test_a_watcher_sees_no_hole_cards_and_cannot_act() -> None:
 
 
 async def test_a_seat_at_another_table_gives_no_rights_here() -> None:
-    driver = await build([["Asha"], ["Bikash"]], services.TableSettings(seat_count=2))
+    driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=2))
     _phone, frame, seat = await _person_turn(driver)
-    _other_table, sessions = await seat_people([["Dipa"]], services.TableSettings(seat_count=2))
+    _other_table, sessions = await seat_people([["Dipa"]], lobby_flows.TableSettings(seat_count=2))
     intruder = Phone(driver.table.code, sessions[0].session_key)
     first = await intruder.connect()
     assert first.screen == "watch"
@@ -238,7 +243,7 @@ async def test_a_seat_at_another_table_gives_no_rights_here() -> None:
 
 
 async def test_an_action_for_another_players_seat_is_refused() -> None:
-    driver = await build([["Asha"], ["Bikash"]], services.TableSettings(seat_count=2))
+    driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=2))
     phone, frame, seat = await _person_turn(driver)
     other = next(p.phone for p in driver.persons if p.phone is not phone)
     await other.send(
@@ -270,16 +275,18 @@ async def test_an_unknown_code_gets_a_message_and_the_socket_closes() -> None:
 
 
 async def test_closing_the_table_reaches_every_phone() -> None:
-    driver = await build([["Asha"], ["Bikash"]], services.TableSettings(seat_count=3), watchers=1)
+    driver = await build(
+        [["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3), watchers=1
+    )
 
-    def close(change: services.Change) -> None:
+    def close(change: path.Change) -> None:
         change.game.cancel_hand()
         change.game.end_now()
         change.table.status = Table.Status.CLOSED
         change.table.closed_reason = "moderator"
         change.mark()
 
-    await database_sync_to_async(services.apply_change)(driver.table.id, close)
+    await database_sync_to_async(path.apply_change)(driver.table.id, close)
     for phone in driver.phones:
         frame = await phone.until_version(driver.version + 1)
         assert frame.screen == "closed" and "closed by a moderator" in frame.text
@@ -288,10 +295,10 @@ async def test_closing_the_table_reaches_every_phone() -> None:
 
 async def test_leaving_mid_game_hands_the_seat_to_a_computer_player() -> None:
     table, sessions = await seat_people(
-        [["Asha"], ["Bikash"]], services.TableSettings(seat_count=3)
+        [["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3)
     )
     hashes = claims.session_hashes(sessions[1])
-    await database_sync_to_async(services.leave_table)(table.id, hashes)
+    await database_sync_to_async(lobby_flows.leave_table)(table.id, hashes)
     row = await table_row(table.id)
     seat = await database_sync_to_async(lambda: row.seats.get(position=1))()
     assert seat.is_computer and seat.claim_hash == "" and seat.name == "Bikash"
@@ -299,8 +306,8 @@ async def test_leaving_mid_game_hands_the_seat_to_a_computer_player() -> None:
 
 
 async def test_the_game_ends_when_the_last_person_leaves() -> None:
-    table, sessions = await seat_people([["Asha"]], services.TableSettings(seat_count=3))
-    await database_sync_to_async(services.leave_table)(
+    table, sessions = await seat_people([["Asha"]], lobby_flows.TableSettings(seat_count=3))
+    await database_sync_to_async(lobby_flows.leave_table)(
         table.id, claims.session_hashes(sessions[0])
     )
     row = await table_row(table.id)

@@ -16,22 +16,24 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from tables import claims, consumers, frames, services
+from tables import cache, claims
+from tables.live import consumer
 from tables.models import Table
+from tables.write import lobby, path, play
 from tests.tables.helpers import Frame, Phone, cards_in, hold_only, new_session, pass_and_play
 from tests.tables.test_snapshots import fields
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def written(change: Any, *args: Any) -> list[tuple[int, int, services.Step | None]]:
+def written(change: Any, *args: Any) -> list[tuple[int, int, path.Step | None]]:
     """Make a change and return the group messages it would send: (table, version, step)."""
-    notes: list[tuple[int, int, services.Step | None]] = []
-    token = services._deferred.set(notes)
+    notes: list[tuple[int, int, path.Step | None]] = []
+    token = path._deferred.set(notes)
     try:
         change(*args)
     finally:
-        services._deferred.reset(token)
+        path._deferred.reset(token)
     return notes
 
 
@@ -41,7 +43,7 @@ def next_change(table: Table, hashes: list[str], rng: random.Random) -> None:
     from tables import clock
 
     table.refresh_from_db()
-    snapshot = frames.load_snapshot(table.id)
+    snapshot = cache.load_snapshot(table.id)
     assert snapshot is not None and snapshot.game is not None
     hand = snapshot.game.hand
     legal = hand.legal_actions() if hand is not None and not hand.finished else None
@@ -56,9 +58,9 @@ def next_change(table: Table, hashes: list[str], rng: random.Random) -> None:
     if kind in ("bet", "raise"):
         assert legal.min_to is not None and legal.max_to is not None
         amount = rng.choice([legal.min_to, legal.max_to, (legal.min_to + legal.max_to) // 2])
-    services.act(
+    play.act(
         table.id, hashes, kind=kind, amount=amount, version=table.version,
-        action_id=services.random_action_id(), revealed=legal.seat,
+        action_id=play.random_action_id(), revealed=legal.seat,
     )
 
 
@@ -71,7 +73,7 @@ def test_a_change_of_play_from_another_process_is_worked_out_as_a_load_builds_it
         table.refresh_from_db()
         if table.status != Table.Status.PLAYING:  # someone won every chip: another game
             table, hashes = pass_and_play(["Asha", "Bikash", "Chandra", "Dev"], 6)
-        before = frames.load_snapshot(table.id, check_cache=False)
+        before = cache.load_snapshot(table.id, check_cache=False)
         assert before is not None and before.version == table.version
         notes = written(next_change, table, hashes, rng)
         assert len(notes) == 1
@@ -79,7 +81,7 @@ def test_a_change_of_play_from_another_process_is_worked_out_as_a_load_builds_it
         assert version == table.version + 1
         # The message is JSON (a channel layer sends msgpack: the same types) and names no card.
         assert json.loads(json.dumps(step)) == step
-        truth = frames.load_snapshot(table.id, check_cache=False)
+        truth = cache.load_snapshot(table.id, check_cache=False)
         assert truth is not None and truth.game is not None and truth.version == version
         if step is None:
             # A hand dealt or ended (written under the lock with the hand's row), a seat
@@ -88,26 +90,26 @@ def test_a_change_of_play_from_another_process_is_worked_out_as_a_load_builds_it
             continue
         assert cards_in(json.dumps(step)) == set(), step
         hold_only(before)  # this process as the other one: it holds the version before only
-        told = services.changed_message(version, step)["step"]  # as the message carries it
-        made = frames.derive(table.id, table.code, table.created_at, version, told)
+        told = path.changed_message(version, step)["step"]  # as the message carries it
+        made = cache.derive(table.id, table.code, table.created_at, version, told)
         assert made is not None, step
         assert fields(made) == fields(truth)
         assert made.row == truth.row and made.seat_rows == truth.seat_rows
-        assert frames.cached_snapshot(table.id, table.code, table.created_at, version) is made
+        assert cache.cached_snapshot(table.id, table.code, table.created_at, version) is made
         derived += 1
         hands.add((table.id, truth.game.hand_number))
     # Most changes are actions in a running hand; every hand dealt and ended is loaded.
     assert derived >= 100 and plain >= 20 and len(hands) >= 10, (derived, plain, hands)
 
 
-def at_a_told_change() -> tuple[Table, frames.Snapshot, int, services.Step]:
+def at_a_told_change() -> tuple[Table, cache.Snapshot, int, path.Step]:
     """A table whose last change (an action) this process forgot, holding the version before:
     the table, that version, the new version's number and the step told of it."""
     table, hashes = pass_and_play(["Asha", "Bikash", "Chandra"], 3)
     rng = random.Random(3)
     for _ in range(40):
         table.refresh_from_db()
-        before = frames.load_snapshot(table.id, check_cache=False)
+        before = cache.load_snapshot(table.id, check_cache=False)
         assert before is not None
         [(_, version, step)] = written(next_change, table, hashes, rng)
         if step is not None:
@@ -147,27 +149,27 @@ def test_a_step_that_does_not_follow_from_the_version_held_is_not_used(spoil: st
         told = [step]
     else:
         told = json.dumps(step)[:-1]
-    assert frames.derive(table.id, table.code, table.created_at, version, told) is None
+    assert cache.derive(table.id, table.code, table.created_at, version, told) is None
     # Nothing kept: the version is loaded as it is in the database instead.
-    assert frames.cached_snapshot(table.id, table.code, table.created_at, version) is None
-    loaded = frames.load_snapshot(table.id)
+    assert cache.cached_snapshot(table.id, table.code, table.created_at, version) is None
+    loaded = cache.load_snapshot(table.id)
     assert loaded is not None and loaded.version == version
 
 
-async def told_elsewhere() -> tuple[Phone, Table, int, services.Step]:
+async def told_elsewhere() -> tuple[Phone, Table, int, path.Step]:
     """A phone at a pass-and-play table, and a change of play made, then forgotten here as if
     written by another process (which holds the version before): the table, the new version
     and the step its group message carries (not sent yet)."""
 
     def start() -> tuple[Table, str, list[str]]:
         session = new_session()
-        made = services.create_table(
-            session, ["Asha", "Bikash"], services.TableSettings(seat_count=2),
+        made = lobby.create_table(
+            session, ["Asha", "Bikash"], lobby.TableSettings(seat_count=2),
             mode=Table.Mode.LOCAL,
         )
         session.save()
         hashes = claims.session_hashes(session)
-        services.start_game(made.id, hashes)
+        lobby.start_game(made.id, hashes)
         made.refresh_from_db()
         return made, str(session.session_key), hashes
 
@@ -178,23 +180,23 @@ async def told_elsewhere() -> tuple[Phone, Table, int, services.Step]:
     assert layer is not None
     rng = random.Random(1)
     for _ in range(30):
-        before = await database_sync_to_async(frames.load_snapshot)(table.id)
+        before = await database_sync_to_async(cache.load_snapshot)(table.id)
         [(table_id, version, step)] = await database_sync_to_async(written)(
             next_change, table, hashes, rng
         )
         if step is not None:
             hold_only(before)  # the change was written by "another process"
             return phone, table, version, step
-        await layer.group_send(services.group_name(table_id), services.changed_message(version))
+        await layer.group_send(path.group_name(table_id), path.changed_message(version))
         await phone.until_version(version)  # a deal: loaded, as before
     raise AssertionError("no change of play in 30 changes")
 
 
-async def announce(phone: Phone, table: Table, version: int, step: services.Step) -> Frame:
+async def announce(phone: Phone, table: Table, version: int, step: path.Step) -> Frame:
     """Send the group message of that change, as its writer would; the phone's frame for it."""
     layer = get_channel_layer()
     assert layer is not None
-    await layer.group_send(services.group_name(table.id), services.changed_message(version, step))
+    await layer.group_send(path.group_name(table.id), path.changed_message(version, step))
     return await phone.until_version(version)
 
 
@@ -206,10 +208,10 @@ async def test_a_connection_draws_a_version_written_elsewhere_without_loading_it
     def no_load(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("the version was loaded")
 
-    monkeypatch.setattr(consumers, "load_snapshot", no_load)
+    monkeypatch.setattr(consumer, "load_snapshot", no_load)
     frame = await announce(phone, table, version, step)
     assert frame.version == version
-    drawn = frames.cached_snapshot(table.id, table.code, table.created_at, version)
+    drawn = cache.cached_snapshot(table.id, table.code, table.created_at, version)
     assert drawn is not None and drawn.game is not None and drawn.game.hand is not None
     assert frame.data["hand_number"] == drawn.game.hand_number
     await phone.close()
@@ -224,7 +226,7 @@ async def test_a_step_that_fails_to_work_out_is_loaded_instead(
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(consumers, "derive", broken)
+    monkeypatch.setattr(consumer, "derive", broken)
     frame = await announce(phone, table, version, step)
     assert frame.version == version and "not worked out" in caplog.text
     await phone.close()
@@ -236,11 +238,11 @@ async def announced(changes: int = 20) -> list[dict[str, Any]]:
     layer = get_channel_layer()
     assert layer is not None
     channel = await layer.new_channel()
-    await layer.group_add(services.group_name(table.id), channel)
+    await layer.group_add(path.group_name(table.id), channel)
     rng = random.Random(5)
     messages = []
     for _ in range(changes):
-        await services.write_then_notify(next_change, table, hashes, rng)
+        await path.write_then_notify(next_change, table, hashes, rng)
         messages.append(await asyncio.wait_for(layer.receive(channel), 5))
     return messages
 
@@ -251,14 +253,14 @@ async def test_with_one_process_the_message_says_only_the_version(
     """The in-process layer (the embedded default) has no other process to tell, and copies a
     message for each connection: a change of play is announced by its version alone."""
     assert isinstance(get_channel_layer(), InMemoryChannelLayer)
-    steps: list[services.Step | None] = []
-    made = services._step
+    steps: list[path.Step | None] = []
+    made = path._step
 
-    def counted(*args: Any) -> services.Step | None:
+    def counted(*args: Any) -> path.Step | None:
         steps.append(made(*args))
         return steps[-1]
 
-    monkeypatch.setattr(services, "_step", counted)
+    monkeypatch.setattr(path, "_step", counted)
     messages = await announced()
     assert sum(step is not None for step in steps) >= 5  # changes of play were made
     assert all(set(message) == {"type", "version"} for message in messages), messages

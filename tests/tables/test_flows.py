@@ -8,8 +8,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tables import claims, services
+from tables import claims
 from tables.models import Seat, Table
+from tables.write import lobby, path
 from tests.tables.helpers import client_lobby, create_form, first_person_turn, game_of, play_out
 
 pytestmark = pytest.mark.django_db
@@ -314,11 +315,11 @@ def test_the_home_page_offers_the_ways_to_play() -> None:
 
 
 def test_services_refuse_bad_names() -> None:
-    with pytest.raises(services.Refused, match="at most 20"):
-        services.clean_name("x" * 21)
-    with pytest.raises(services.Refused, match="type a name"):
-        services.clean_name("   ")
-    assert services.clean_name("  Asha   Rai ") == "Asha Rai"
+    with pytest.raises(path.Refused, match="at most 20"):
+        lobby.clean_name("x" * 21)
+    with pytest.raises(path.Refused, match="type a name"):
+        lobby.clean_name("   ")
+    assert lobby.clean_name("  Asha   Rai ") == "Asha Rai"
 
 
 def test_the_table_page_speaks_each_visitors_language_and_keeps_them_apart() -> None:

@@ -1,4 +1,4 @@
-"""The component cache (tables.fragments): a cached part is only reused for exactly the same
+"""The component cache (tables.cache.fragments): a cached part is only reused for exactly the same
 values, and its keys stay out of the garbage collector's way."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy, override
 
-from tables import fragments
+from tables.cache import fragments
 
 CHIPS = "components/chips.html"
 

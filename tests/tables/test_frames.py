@@ -15,9 +15,11 @@ from django.utils import timezone, translation
 from django.utils.safestring import SafeString
 
 from engine.game import Game, GameSettings
-from tables import fragments
-from tables.frames import FrameOptions, PassState, SeatInfo, Snapshot, perspective, render_frame
-from tables.hand_names import hand_name
+from tables.cache import SeatInfo, Snapshot, fragments
+from tables.live import screens
+from tables.live.frames import FrameOptions, render_frame
+from tables.live.hand_names import hand_name
+from tables.live.perspective import PassState, perspective
 from tests.tables.helpers import Frame, allowed_cards, leaked_cards
 
 NAMES = ["Asha", "Bikash", "Chandra", "Computer 1"]
@@ -159,11 +161,11 @@ def test_frames_drawn_from_shared_parts_equal_frames_drawn_from_scratch() -> Non
 
 
 def test_the_action_bar_with_its_numbers_filled_in_is_the_action_bar_drawn_with_them() -> None:
-    """The action bar is kept with markers where its numbers go (tables.fragments.slot); what a
-    phone gets equals the template drawn with the values themselves, in every language."""
+    """The action bar is kept with markers where its numbers go (tables.cache.fragments.slot); what
+    a phone gets equals the template drawn with the values themselves, in every language."""
     from django.template.loader import get_template
 
-    from tables.frames import frame_context
+    from tables.live.frames import frame_context
 
     template = get_template("tables/_action_bar.html")
     compared = set()
@@ -222,7 +224,6 @@ def test_every_part_with_filled_in_values_is_the_part_drawn_with_them(
     every viewer, in both languages."""
     from django.template.loader import get_template
 
-    from tables import screens
 
     calls: list[tuple[str, dict[str, Any], dict[str, Any], str]] = []
     real = fragments.render_component
@@ -260,8 +261,8 @@ def test_the_log_described_as_events_come_is_the_log_described_at_once() -> None
     """Each version describes only the events added since the last (tables.frames._log_lines):
     always the lines describing the whole hand would give, names changed mid-hand included."""
     from engine.views import visible_events
-    from tables.describe import describe_events
-    from tables.frames import _log_lines
+    from tables.live.describe import describe_events
+    from tables.live.frames import _log_lines
 
     compared = 0
     for language in ("en", "ne"):
@@ -338,8 +339,8 @@ def test_the_frame_data_written_once_per_version_is_the_data_written_whole() -> 
     own (screen, seats, legal actions, bet) put in, is exactly json.dumps of the whole."""
     import json
 
-    from tables.frames import frame_context
-    from tables.screens import _JSON_ESCAPES, _data_json
+    from tables.live.frames import frame_context
+    from tables.live.screens import _JSON_ESCAPES, _data_json
 
     compared = 0
     for snapshot in played(4, seed=5):
@@ -356,7 +357,7 @@ def test_the_frame_data_written_once_per_version_is_the_data_written_whole() -> 
 def test_a_board_or_hole_cards_never_seen_before_draw_no_part_of_their_own() -> None:
     """The board and your own cards are laid out from each card's kept drawing: once every
     card has been drawn, a new board or a new pair of hole cards draws nothing new."""
-    from tables.screens import _board, _my_cards
+    from tables.live.screens import _board, _my_cards
 
     deck = [rank + suit for rank in "23456789TJQKA" for suit in "shdc"]
     fragments.clear()

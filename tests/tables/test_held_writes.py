@@ -13,8 +13,10 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from tables import clock, frames, services
+from tables import cache, clock
+from tables.cache import versions
 from tables.models import Hand, Seat, Table
+from tables.write import path, play
 from tests.tables.helpers import game_of, hold_only, pass_and_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,7 +28,7 @@ def at_a_persons_turn() -> tuple[Table, list[str], int]:
     table, hashes = pass_and_play(["Asha", "Bikash", "Chandra"], 3)
     game = game_of(table)
     assert game.hand is not None and game.hand.seat_to_act is not None
-    newest = frames.newest(table.id)
+    newest = cache.newest(table.id)
     assert newest is not None and newest.version == table.version
     return table, hashes, game.hand.seat_to_act
 
@@ -40,7 +42,7 @@ def call_or_check(table: Table) -> str:
 
 
 def act(table: Table, hashes: list[str], seat: int, action_id: str, **kw: Any) -> Any:
-    return services.act(
+    return play.act(
         table.id, hashes, kind=kw.pop("kind", None) or call_or_check(table), amount=None,
         version=kw.pop("version", table.version), action_id=action_id, revealed=seat, **kw,
     )
@@ -65,7 +67,7 @@ def test_an_action_on_the_version_held_here_is_one_conditional_update() -> None:
     assert saved.version == table.version + 1 and saved.recent_actions == ["tap-1"]
     assert game_of(saved).hand.actions[-1].seat == seat  # type: ignore[union-attr]
     # ...and the process holds the new version for the connections to draw.
-    newest = frames.newest(table.id)
+    newest = cache.newest(table.id)
     assert newest is not None and newest.version == saved.version
 
 
@@ -78,18 +80,18 @@ def test_the_held_change_writes_the_row_the_locked_path_writes() -> None:
     class Undo(Exception):
         pass
 
-    newest = frames.newest
+    newest = cache.newest
     with pytest.raises(Undo), transaction.atomic():
-        frames.newest = lambda table_id: None  # nothing held
+        cache.newest = lambda table_id: None  # nothing held
         try:
             act(table, hashes, seat, "tap-2")
         finally:
-            frames.newest = newest
+            cache.newest = newest
         locked.update(row_of(table.id))
         raise Undo
     assert row_of(table.id)["version"] == table.version  # rolled back
     # The rollback dropped nothing this process holds: it still holds the version before.
-    held = frames.newest(table.id)
+    held = cache.newest(table.id)
     assert held is not None and held.version == table.version
     with CaptureQueriesContext(connection) as queries:
         act(table, hashes, seat, "tap-2")
@@ -102,11 +104,11 @@ def test_an_action_on_a_version_that_moved_on_is_refused_as_stale_under_the_lock
     made on an old version, its update finds the version moved on and writes nothing, and the
     lock refuses it as stale."""
     table, hashes, seat = at_a_persons_turn()
-    old = frames.newest(table.id)
+    old = cache.newest(table.id)
     act(table, hashes, seat, "first")
     moved = Table.objects.get(pk=table.id)
     hold_only(old)  # as if the first action had been written elsewhere
-    with pytest.raises(services.Refused) as refused:
+    with pytest.raises(path.Refused) as refused:
         act(table, hashes, seat, "second", kind="fold")
     assert refused.value.code == "stale"
     assert row_of(table.id) == row_of(moved.id) and moved.recent_actions == ["first"]
@@ -116,7 +118,7 @@ def test_a_phone_ahead_of_the_version_held_here_is_served_under_the_lock() -> No
     """A phone drew a version this process does not hold yet (written elsewhere): checked on
     the held version its action looks stale; under the lock it is what it is, applied."""
     table, hashes, seat = at_a_persons_turn()
-    old = frames.newest(table.id)
+    old = cache.newest(table.id)
     act(table, hashes, seat, "first")
     table.refresh_from_db()
     hold_only(old)
@@ -135,7 +137,7 @@ def test_a_double_tap_and_a_refusal_are_told_as_under_the_lock() -> None:
     again = act(table, hashes, seat, "tap-3")  # the same frame, the same id
     assert first.applied and not again.applied and again.version == first.version
     table.refresh_from_db()
-    with pytest.raises(services.Refused) as refused:
+    with pytest.raises(path.Refused) as refused:
         act(table, hashes, seat, "tap-4", kind="raise")  # no amount: against the rules
     assert refused.value.code != "stale"
     assert row_of(table.id)["recent_actions"] == ["tap-3"]
@@ -145,12 +147,12 @@ def test_an_action_that_writes_a_seat_is_made_under_the_lock() -> None:
     """An away person who acts is back (P1): a seat is written, so not on the held version."""
     table, hashes, seat = at_a_persons_turn()
 
-    def away(change: services.Change) -> None:
+    def away(change: path.Change) -> None:
         person = change.seats[seat]
         person.away, person.timeouts_in_row = True, 2
         change.save_seat(person, "away", "timeouts_in_row")
 
-    services.apply_change(table.id, away)
+    path.apply_change(table.id, away)
     table.refresh_from_db()
     with CaptureQueriesContext(connection) as queries:
         done = act(table, hashes, seat, "back")
@@ -174,7 +176,7 @@ def test_dealing_and_ending_hands_write_their_rows_under_the_lock() -> None:
             if game.hand_running:
                 seat = game.hand.seat_to_act  # type: ignore[union-attr]
                 assert seat is not None
-                act(table, hashes, seat, services.random_action_id())
+                act(table, hashes, seat, play.random_action_id())
             else:
                 later = timezone.now() + timedelta(hours=1)
                 assert clock.fire(table.id, table.version, now=later)
@@ -190,22 +192,22 @@ def test_an_action_on_a_version_loaded_here_finds_the_seats_with_it() -> None:
     seats from that load (one statement in all), seats exactly as the database has them."""
     table, hashes, seat = at_a_persons_turn()
     hold_only()
-    services._seat_rows.clear()
-    loaded = frames.load_snapshot(table.id, check_cache=False)
+    versions._seats_kept.clear()
+    loaded = cache.load_snapshot(table.id, check_cache=False)
     assert loaded is not None and loaded.seat_rows is not None
-    assert loaded.seat_rows == tuple(frames.seat_rows_of(Seat.objects.filter(table=table)))
+    assert loaded.seat_rows == tuple(cache.seat_rows_of(Seat.objects.filter(table=table)))
     with CaptureQueriesContext(connection) as queries:
         done = act(table, hashes, seat, "tap-5")
     assert done.applied
     assert len(queries.captured_queries) == 1, [q["sql"] for q in queries.captured_queries]
     # The seats a change is given are the seats in the database, field by field.
-    services._seat_rows.clear()
+    versions._seats_kept.clear()
     seen: list[dict[int, tuple[object, ...]]] = []
-    services.apply_change(table.id, lambda change: seen.append({
-        p: tuple(getattr(s, f) for f in frames.SEAT_FIELDS) for p, s in change.seats.items()
+    path.apply_change(table.id, lambda change: seen.append({
+        p: tuple(getattr(s, f) for f in cache.SEAT_FIELDS) for p, s in change.seats.items()
     }))
     assert seen == [{
-        s.position: tuple(getattr(s, f) for f in frames.SEAT_FIELDS)
+        s.position: tuple(getattr(s, f) for f in cache.SEAT_FIELDS)
         for s in Seat.objects.filter(table=table)
     }]
 
@@ -217,13 +219,13 @@ def test_the_clock_deals_under_the_lock_without_trying_the_held_version(
     on the held version first would only be undone); its other deadlines try it first."""
     table, _, _ = at_a_persons_turn()
     tried: list[int] = []
-    held = services._apply_held
+    held = path._apply_held
 
     def spy(table_id: int, mutate: Any) -> Any:
         tried.append(table_id)
         return held(table_id, mutate)
 
-    monkeypatch.setattr(services, "_apply_held", spy)
+    monkeypatch.setattr(path, "_apply_held", spy)
     later = timezone.now() + timedelta(hours=1)
     for _ in range(40):  # the hand plays to its end (time-outs), then the next is dealt
         table.refresh_from_db()
@@ -246,7 +248,7 @@ def test_a_table_paused_by_hand_in_the_database_is_not_moved_on() -> None:
     Table.objects.filter(pk=table.id).update(paused=True)
     seen: list[bool] = []
 
-    def like_the_clock(change: services.Change) -> bool:
+    def like_the_clock(change: path.Change) -> bool:
         seen.append(change.table.paused)
         if change.table.paused:
             return False
@@ -254,7 +256,7 @@ def test_a_table_paused_by_hand_in_the_database_is_not_moved_on() -> None:
         change.mark()
         return True
 
-    assert services.apply_change(table.id, like_the_clock, held=True) is False
+    assert path.apply_change(table.id, like_the_clock, held=True) is False
     assert seen == [False, True]  # tried on the held version, then told under the lock
     row = Table.objects.get(pk=table.id)
     assert row.version == table.version and row.paused and row.state == table.state

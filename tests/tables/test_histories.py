@@ -18,8 +18,9 @@ from pokerkit import HandHistory
 from engine.cards import Card
 from engine.hand import Hand as EngineHand
 from engine.history import replay
-from tables import clock, moderation
+from tables import clock
 from tables.models import Hand, Seat, Table
+from tables.write import moderation
 from tests.engine.test_exports import parse, split_hands
 from tests.tables.helpers import cards_in, create_form, game_of, play_out
 from tests.tables.helpers import client_lobby as lobby

@@ -1,4 +1,4 @@
-"""The embedded default's in-memory channel layer (tables.layers.LocalChannelLayer)."""
+"""The embedded default's in-memory channel layer (tables.live.layers.LocalChannelLayer)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 
-from tables.layers import LocalChannelLayer
+from tables.live.layers import LocalChannelLayer
 
 
 async def test_a_group_message_reaches_every_member_once() -> None:

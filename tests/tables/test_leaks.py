@@ -8,7 +8,7 @@ import pytest
 from django.template import Template
 from django.test.utils import _TestState
 
-from tables import services
+from tables.write import lobby
 from tests.tables.driver import Stats, build
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -38,7 +38,7 @@ async def test_no_frame_leaks_a_hidden_card_over_500_hands() -> None:
         names, watchers = GAMES[game % len(GAMES)]
         driver = await build(
             names,
-            services.TableSettings(seat_count=5, max_hands=60, blind_every=10),
+            lobby.TableSettings(seat_count=5, max_hands=60, blind_every=10),
             watchers=watchers, seed=game, sleepy=0.05,
         )
         stats = await driver.play()  # the Driver checks every frame of every phone

@@ -13,8 +13,9 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from tables import claims, clock, services
+from tables import claims, clock
 from tables.models import Table
+from tables.write import lobby, path, play
 from tests.tables import (
     test_consumers,
     test_derive,
@@ -107,7 +108,7 @@ async def test_a_whole_game_with_several_phones_leaks_nothing() -> None:
     for seed in range(11, 16):
         driver = await build(
             [["Asha", "Bikash"], ["Chandra"]],
-            services.TableSettings(seat_count=4, max_hands=30, blind_every=5),
+            lobby.TableSettings(seat_count=4, max_hands=30, blind_every=5),
             watchers=1, seed=seed, sleepy=0.05,
         )
         stats = await driver.play()
@@ -140,7 +141,7 @@ def _in_threads(count: int, work: Callable[[int], None]) -> None:
 @pytest.mark.django_db(transaction=True)
 def test_two_taps_at_once_are_applied_once() -> None:
     table, sessions = seat_people_now(
-        [["Asha"], ["Bikash"]], services.TableSettings(seat_count=2)
+        [["Asha"], ["Bikash"]], lobby.TableSettings(seat_count=2)
     )
     version, seat = first_person_turn(table.id)
     hashes = claims.session_hashes(sessions[seat])
@@ -152,15 +153,15 @@ def test_two_taps_at_once_are_applied_once() -> None:
 
     def tap(index: int) -> None:
         try:
-            results.append(services.act(
+            results.append(play.act(
                 table.id, hashes, kind=kind, amount=None, version=version,
                 action_id="same-tap" if index < 2 else f"other-{index}",
             ))
-        except services.Refused as exc:
+        except path.Refused as exc:
             results.append(exc.code)
 
     _in_threads(4, tap)
-    applied = [r for r in results if isinstance(r, services.ActOutcome) and r.applied]
+    applied = [r for r in results if isinstance(r, play.ActOutcome) and r.applied]
     assert len(applied) == 1
     assert Table.objects.get(pk=table.id).version == version + 1
 
@@ -168,7 +169,7 @@ def test_two_taps_at_once_are_applied_once() -> None:
 @pytest.mark.django_db(transaction=True)
 def test_several_clocks_fire_each_deadline_exactly_once() -> None:
     table, _sessions = seat_people_now(
-        [["Asha"]], services.TableSettings(seat_count=4, max_hands=30)
+        [["Asha"]], lobby.TableSettings(seat_count=4, max_hands=30)
     )
     start = Table.objects.get(pk=table.id).version
     fired: list[list[int]] = [[], [], []]
@@ -185,7 +186,7 @@ def test_several_clocks_fire_each_deadline_exactly_once() -> None:
                 try:
                     if clock.fire(table_id, version, later):
                         fired[index].append(version)
-                except services.Busy:
+                except path.Busy:
                     pass
 
     _in_threads(3, run_clock)

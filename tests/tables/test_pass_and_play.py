@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from engine.cards import Card
-from tables import services
 from tables.models import Table
+from tables.write import lobby
 from tests.tables.driver import build
 from tests.tables.helpers import Frame, allowed_cards, cards_in, create_form, first_person_turn
 
@@ -25,7 +25,7 @@ def hidden_cards(frame: Frame, state: dict[str, Any] | None) -> set[Card]:
 
 async def test_the_phone_gets_a_hand_off_without_any_cards_before_each_turn() -> None:
     driver = await build(
-        [["Asha", "Bikash", "Chandra"]], services.TableSettings(seat_count=4), calm=True
+        [["Asha", "Bikash", "Chandra"]], lobby.TableSettings(seat_count=4), calm=True
     )
     phone = driver.persons[0].phone
     seen_handoff = seen_reveal = False
@@ -57,7 +57,7 @@ async def test_the_phone_gets_a_hand_off_without_any_cards_before_each_turn() ->
 
 async def test_cards_are_hidden_again_as_soon_as_the_person_has_acted() -> None:
     driver = await build(
-        [["Asha", "Bikash"]], services.TableSettings(seat_count=3), calm=True
+        [["Asha", "Bikash"]], lobby.TableSettings(seat_count=3), calm=True
     )
     phone = driver.persons[0].phone
     for _ in range(200):
@@ -76,7 +76,7 @@ async def test_cards_are_hidden_again_as_soon_as_the_person_has_acted() -> None:
 
 async def test_a_person_may_peek_at_their_cards_while_others_act_but_not_on_another_turn() -> None:
     driver = await build(
-        [["Asha", "Bikash"], ["Chandra"]], services.TableSettings(seat_count=3), calm=True
+        [["Asha", "Bikash"], ["Chandra"]], lobby.TableSettings(seat_count=3), calm=True
     )
     phone = driver.persons[0].phone
     for _ in range(100):
@@ -99,7 +99,7 @@ async def test_a_person_may_peek_at_their_cards_while_others_act_but_not_on_anot
 async def test_many_hands_of_pass_and_play_never_show_two_seats_cards() -> None:
     driver = await build(
         [["Asha", "Bikash", "Chandra"], ["Dipa"]],
-        services.TableSettings(seat_count=5, max_hands=30, blind_every=5),
+        lobby.TableSettings(seat_count=5, max_hands=30, blind_every=5),
         watchers=1, seed=7, sleepy=0.05,
     )
     stats = await driver.play()

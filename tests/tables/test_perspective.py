@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from engine.game import Game, GameSettings
-from tables.frames import PassState, SeatInfo, Snapshot, hide, perspective, reveal
+from tables.cache import SeatInfo, Snapshot
+from tables.live.perspective import PassState, hide, perspective, reveal
 
 
 def snapshot_of(game: Game, version: int = 1) -> Snapshot:

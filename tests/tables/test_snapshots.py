@@ -9,14 +9,16 @@ from collections.abc import Iterator
 import pytest
 
 from engine.game import Game
-from tables import clock, frames, services
+from tables import cache, clock
+from tables.cache import versions as kept_versions
 from tables.models import Table
+from tables.write import path, play
 from tests.tables.helpers import hold_only, pass_and_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def fields(snapshot: frames.Snapshot) -> dict[str, object]:
+def fields(snapshot: cache.Snapshot) -> dict[str, object]:
     values = {f.name: getattr(snapshot, f.name) for f in dataclasses.fields(snapshot)}
     game = values.pop("game")
     values.pop("memo")
@@ -28,7 +30,7 @@ def table_at_a_turn() -> tuple[Table, list[str]]:
     return pass_and_play(["Asha", "Bikash", "Chandra"], 4)
 
 
-def play_one(table: Table, hashes: list[str], now: frames.Snapshot) -> None:
+def play_one(table: Table, hashes: list[str], now: cache.Snapshot) -> None:
     """The next change at a table at version ``now``: the clock fires (a computer player's turn,
     or between hands), or the person to act checks or calls."""
     assert now.game is not None
@@ -37,18 +39,18 @@ def play_one(table: Table, hashes: list[str], now: frames.Snapshot) -> None:
     if legal is None or now.seats[legal.seat].is_computer:
         assert clock.fire(table.id, table.version, now=table.next_deadline)
         return
-    services.act(
+    play.act(
         table.id, hashes, kind="check" if legal.can_check else "call", amount=None,
-        version=table.version, action_id=services.random_action_id(), revealed=legal.seat,
+        version=table.version, action_id=play.random_action_id(), revealed=legal.seat,
     )
 
 
-def in_play(table: Table, steps: int) -> Iterator[frames.Snapshot]:
+def in_play(table: Table, steps: int) -> Iterator[cache.Snapshot]:
     """Up to ``steps`` versions of the hand being played, each as loaded here (the table row
     refreshed first), until the hand ends."""
     for _ in range(steps):
         table.refresh_from_db()
-        now = frames.load_snapshot(table.id)
+        now = cache.load_snapshot(table.id)
         assert now is not None and now.game is not None
         hand = now.game.hand
         if hand is None or hand.finished or hand.seat_to_act is None:
@@ -61,34 +63,34 @@ def test_the_committed_version_is_cached_as_loading_it_would_build_it() -> None:
     for now in in_play(table, 12):  # persons and a computer player, across streets
         play_one(table, hashes, now)
         table.refresh_from_db()
-        cached = frames.cached_snapshot(table.id, table.code, table.created_at, table.version)
+        cached = cache.cached_snapshot(table.id, table.code, table.created_at, table.version)
         assert cached is not None, "the write path did not keep what it committed"
-        frames._snapshots.clear()
-        loaded = frames.load_snapshot(table.id)
+        kept_versions._snapshots.clear()
+        loaded = cache.load_snapshot(table.id)
         assert loaded is not None and loaded is not cached
         assert fields(cached) == fields(loaded)
 
 
 def test_a_refused_change_leaves_nothing_in_the_cache() -> None:
     table, hashes = table_at_a_turn()
-    frames._snapshots.clear()
-    with pytest.raises(services.Refused):
-        services.act(
+    kept_versions._snapshots.clear()
+    with pytest.raises(path.Refused):
+        play.act(
             table.id, hashes, kind="check", amount=None, version=table.version - 1,
-            action_id=services.random_action_id(),
+            action_id=play.random_action_id(),
         )
-    assert not frames._snapshots
+    assert not kept_versions._snapshots
 
 
 def test_a_table_keeps_only_its_two_newest_versions_in_the_cache() -> None:
     table, hashes = table_at_a_turn()
     for _ in range(6):
         table.refresh_from_db()
-        now = frames.load_snapshot(table.id)
+        now = cache.load_snapshot(table.id)
         assert now is not None and now.game is not None and now.game.hand is not None
         play_one(table, hashes, now)
     table.refresh_from_db()
-    versions = sorted(k[3] for k in frames._snapshots if k[0] == table.id)
+    versions = sorted(k[3] for k in kept_versions._snapshots if k[0] == table.id)
     assert versions == [table.version - 1, table.version]
 
 
@@ -103,18 +105,18 @@ def test_a_version_kept_again_stays_held_after_the_next_change() -> None:
     table, hashes = table_at_a_turn()
     for _ in range(4):
         table.refresh_from_db()
-        written = frames.cached_snapshot(table.id, table.code, table.created_at, table.version)
+        written = cache.cached_snapshot(table.id, table.code, table.created_at, table.version)
         assert written is not None
-        frames.load_snapshot(table.id, check_cache=False)
-        again = frames.load_snapshot(table.id, check_cache=False)  # kept a third time
+        cache.load_snapshot(table.id, check_cache=False)
+        again = cache.load_snapshot(table.id, check_cache=False)  # kept a third time
         assert again is not None and again is not written
-        assert frames.newest(table.id) is again
+        assert cache.newest(table.id) is again
         assert again.game is not None and again.game.hand is not None
         assert not again.game.hand.finished
         play_one(table, hashes, again)
         table.refresh_from_db()
-        assert frames.newest(table.id) is not None
-        assert frames.newest(table.id).version == table.version  # type: ignore[union-attr]
+        assert cache.newest(table.id) is not None
+        assert cache.newest(table.id).version == table.version  # type: ignore[union-attr]
 
 
 def test_a_change_starts_from_a_copy_of_the_kept_version_and_leaves_that_version_alone() -> None:
@@ -122,9 +124,9 @@ def test_a_change_starts_from_a_copy_of_the_kept_version_and_leaves_that_version
     copied = 0
     for _ in range(12):
         table.refresh_from_db()
-        kept = frames.cached_snapshot(table.id, table.code, table.created_at, table.version)
+        kept = cache.cached_snapshot(table.id, table.code, table.created_at, table.version)
         if kept is None or kept.game is None:
-            frames.load_snapshot(table.id)  # the next change will find this version
+            cache.load_snapshot(table.id)  # the next change will find this version
             continue
         hand = kept.game.hand
         if hand is None or hand.finished or hand.seat_to_act is None:
@@ -133,7 +135,7 @@ def test_a_change_starts_from_a_copy_of_the_kept_version_and_leaves_that_version
         started: list[dict[str, object]] = []
 
         def look(
-            change: services.Change, started: list[dict[str, object]] = started,
+            change: path.Change, started: list[dict[str, object]] = started,
             drawn: Game = kept.game, seat: int = hand.seat_to_act,
         ) -> None:
             started.append(change.game.to_dict())
@@ -141,7 +143,7 @@ def test_a_change_starts_from_a_copy_of_the_kept_version_and_leaves_that_version
             change.game.act(seat, "fold")  # changes the copy, not the version being drawn
             change.mark()
 
-        services.apply_change(table.id, look)
+        path.apply_change(table.id, look)
         assert started == [before]  # the same state the saved JSON holds...
         assert table.state is not None
         assert started[0] == Game.from_dict(table.state).to_dict()
@@ -162,8 +164,8 @@ def test_a_version_written_elsewhere_is_built_on_the_version_held_here() -> None
         table.refresh_from_db()
         # As if another process had written it: this process holds only the older version.
         hold_only(held)
-        assert frames.latest_game(table) is held.game
-        loaded = frames.load_snapshot(table.id, check_cache=False)
+        assert cache.latest_game(table) is held.game
+        loaded = cache.load_snapshot(table.id, check_cache=False)
         assert loaded is not None and loaded.version == table.version
         assert loaded.game is not None and loaded.game is not held.game
         assert held.game.to_dict() == held_state  # the held version never moves
@@ -184,12 +186,12 @@ def test_a_load_reads_the_seats_in_the_same_query_as_they_are() -> None:
     table, _ = table_at_a_turn()
     Seat.objects.filter(table=table, position=1).update(name='Bi"kash\\ <नेपाली> 🂡', away=True)
     with CaptureQueriesContext(connection) as queries:
-        loaded = frames.load_snapshot(table.id, check_cache=False)
+        loaded = cache.load_snapshot(table.id, check_cache=False)
     assert loaded is not None
     assert len(queries.captured_queries) == 1
     rows = Seat.objects.filter(table=table)
-    assert loaded.seats == {s.position: s for s in frames._infos(frames.seat_rows_of(rows))}
-    assert loaded.seat_rows == tuple(frames.seat_rows_of(rows.order_by("position")))
+    assert loaded.seats == {s.position: s for s in kept_versions._infos(cache.seat_rows_of(rows))}
+    assert loaded.seat_rows == tuple(cache.seat_rows_of(rows.order_by("position")))
     for info in loaded.seats.values():
         assert type(info.is_computer) is bool and type(info.away) is bool
         assert type(info.position) is int

@@ -20,8 +20,9 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tables import claims, services
+from tables import claims
 from tables.models import Table
+from tables.write import lobby
 
 MAX_TABLES = 500
 
@@ -46,22 +47,22 @@ class Command(BaseCommand):
         if not 1 <= options["turn_seconds"] <= 600:
             raise CommandError("--turn-seconds must be 1 to 600")
         store = import_module(settings.SESSION_ENGINE).SessionStore
-        table_settings = services.TableSettings(
+        table_settings = lobby.TableSettings(
             seat_count=seats, max_hands=None, blind_every=10,
             computer_level=options["level"], turn_seconds=options["turn_seconds"],
         )
         made = []
         for number in range(count):
             host = store()
-            table = services.create_table(host, ["P1"], table_settings)
+            table = lobby.create_table(host, ["P1"], table_settings)
             host.save()
             sessions = [host]
             for extra in range(1, persons):
                 guest = store()
-                services.join_table(table.id, f"P{extra + 1}", guest)
+                lobby.join_table(table.id, f"P{extra + 1}", guest)
                 guest.save()
                 sessions.append(guest)
-            services.start_game(table.id, claims.session_hashes(host))
+            lobby.start_game(table.id, claims.session_hashes(host))
             table = Table.objects.get(pk=table.id)
             players = []
             for session in sessions:

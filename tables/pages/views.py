@@ -20,23 +20,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRefresh
 from django_htmx.middleware import HtmxDetails
 
-from tables import claims, codes, ratelimit, services
-from tables.forms import CreateTableForm, JoinCodeForm, JoinForm
-from tables.frames import (
-    FrameOptions,
-    Notice,
-    PassState,
-    Snapshot,
-    error_notice,
-    frame_context,
-    hide,
-    load_snapshot,
-    perspective,
-    reveal,
-)
+from tables import claims, codes, ratelimit
+from tables.cache import Snapshot, load_snapshot
+from tables.live.frames import FrameOptions, Notice, error_notice, frame_context
+from tables.live.perspective import PassState, hide, perspective, reveal
+from tables.live.protocol import BadMessage
+from tables.live.protocol import _whole as whole_number
 from tables.models import Table
-from tables.protocol import BadMessage
-from tables.protocol import _whole as whole_number
+from tables.pages.forms import CreateTableForm, JoinCodeForm, JoinForm
+from tables.write import lobby, path, play
 
 PASS_KEY = "tables_pass"
 
@@ -110,7 +102,7 @@ def _frame_context(
 
 
 def _after(
-    request: HtmxHttpRequest, table: Table, refusal: services.Refused | None = None
+    request: HtmxHttpRequest, table: Table, refusal: path.Refused | None = None
 ) -> HttpResponse:
     """Answer a form post: the fresh fragment for htmx, a redirect for plain browsers."""
     if request.htmx:
@@ -148,10 +140,10 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
         form = CreateTableForm(request.POST)
         if form.is_valid():
             try:
-                table = services.create_table(
+                table = lobby.create_table(
                     request.session, form.names(), form.table_settings(), form.cleaned_data["mode"]
                 )
-            except services.Refused as exc:
+            except path.Refused as exc:
                 form.add_error(None, exc.message)
             else:
                 return redirect("tables:table", code=table.code)
@@ -171,8 +163,8 @@ def join_by_code(request: HtmxHttpRequest) -> HttpResponse:
         name = form.cleaned_data.get("name")
         if request.method == "POST" and name and found.status == Table.Status.WAITING:
             try:
-                services.join_table(found.id, name, request.session)
-            except services.Refused as exc:
+                lobby.join_table(found.id, name, request.session)
+            except path.Refused as exc:
                 messages.error(request, exc.message)
         return redirect("tables:table", code=found.code)
     return render(request, "tables/join.html", {"form": form})
@@ -215,11 +207,11 @@ def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
         messages.error(request, _("Please type a name of at most 20 characters."))
         return redirect("tables:table", code=found.code)
     try:
-        services.join_table(
+        lobby.join_table(
             found.id, form.cleaned_data["name"], request.session,
             another=form.cleaned_data["another"],
         )
-    except services.Refused as exc:
+    except path.Refused as exc:
         return _after(request, found, exc)
     if request.htmx:
         return HttpResponseClientRefresh()  # the page opens its socket with the new seat
@@ -232,34 +224,34 @@ def _host_post(request: HtmxHttpRequest, code: str, action: Any) -> HttpResponse
         return found
     try:
         action(found)
-    except services.Refused as exc:
+    except path.Refused as exc:
         return _after(request, found, exc)
     return _after(request, found)
 
 
 @require_POST
 def start(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    return _host_post(request, code, lambda t: services.start_game(t.id, _hashes(request)))
+    return _host_post(request, code, lambda t: lobby.start_game(t.id, _hashes(request)))
 
 
 @require_POST
 def add_computer(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _host_post(
-        request, code, lambda t: services.change_seat_count(t.id, _hashes(request), 1)
+        request, code, lambda t: lobby.change_seat_count(t.id, _hashes(request), 1)
     )
 
 
 @require_POST
 def remove_computer(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _host_post(
-        request, code, lambda t: services.change_seat_count(t.id, _hashes(request), -1)
+        request, code, lambda t: lobby.change_seat_count(t.id, _hashes(request), -1)
     )
 
 
 @require_POST
 def remove_seat(request: HtmxHttpRequest, code: str, position: int) -> HttpResponse:
     return _host_post(
-        request, code, lambda t: services.remove_person(t.id, _hashes(request), position)
+        request, code, lambda t: lobby.remove_person(t.id, _hashes(request), position)
     )
 
 
@@ -268,7 +260,7 @@ def leave(request: HtmxHttpRequest, code: str) -> HttpResponse:
     found = _find(request, code)
     if isinstance(found, HttpResponse):
         return found
-    services.leave_table(found.id, _hashes(request))
+    lobby.leave_table(found.id, _hashes(request))
     if request.htmx:
         response = HttpResponse(status=204)
         response["HX-Redirect"] = reverse("home")
@@ -282,8 +274,8 @@ def again(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if isinstance(found, HttpResponse):
         return found
     try:
-        new = services.play_again(found.id, _hashes(request))
-    except services.Refused as exc:
+        new = lobby.play_again(found.id, _hashes(request))
+    except path.Refused as exc:
         return _after(request, found, exc)
     url = reverse("tables:table", args=[new.code])
     if request.htmx:
@@ -310,16 +302,16 @@ def act(request: HtmxHttpRequest, code: str) -> HttpResponse:
         )
         seat = whole_number(post.get("seat"), "bad_seat", _("A seat is a number from 0 to 5."))
     except BadMessage as exc:
-        return _after(request, found, services.Refused(exc.code, exc.message))
-    action_id = post.get("action_id") or services.random_action_id()
+        return _after(request, found, path.Refused(exc.code, exc.message))
+    action_id = post.get("action_id") or play.random_action_id()
     state = _pass_state(request, found.id)
     try:
-        services.act(
+        play.act(
             found.id, _hashes(request), kind=post.get("kind", ""), amount=amount,
             version=version if version is not None else -1, action_id=action_id[:64],
             seat=seat, revealed=state.revealed,
         )
-    except services.Refused as exc:
+    except path.Refused as exc:
         return _after(request, found, exc)
     return _after(request, found)
 
@@ -339,11 +331,11 @@ def reveal_seat(request: HtmxHttpRequest, code: str) -> HttpResponse:
     except BadMessage:
         seat = None
     if not reveal(snapshot, mine, state, seat):
-        refusal = services.Refused("not_your_seat", _("That seat is not yours to show."))
+        refusal = path.Refused("not_your_seat", _("That seat is not yours to show."))
         return _after(request, found, refusal)
     _save_pass_state(request, found.id, state)
     if seat is not None and snapshot.seats[seat].away:
-        services.come_back(found.id, [seat])
+        play.come_back(found.id, [seat])
     return _after(request, found)
 
 
@@ -368,5 +360,5 @@ def back(request: HtmxHttpRequest, code: str) -> HttpResponse:
     mine = snapshot.positions_of(_hashes(request))
     state = _pass_state(request, found.id)
     seats = mine if len(mine) == 1 else [p for p in [state.revealed] if p is not None]
-    services.come_back(found.id, seats)
+    play.come_back(found.id, seats)
     return _after(request, found)

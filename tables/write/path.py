@@ -1,4 +1,4 @@
-"""The one write path for tables, and every change players make through it.
+"""The one write path: ``apply_change``, the ``Change`` it hands out, and telling the phones.
 
 ``apply_change(table_id, mutate)`` is the only way a table changes. In one transaction it locks
 the table row (``select_for_update`` on PostgreSQL; SQLite's IMMEDIATE transactions take the
@@ -16,7 +16,10 @@ this process holds, saved by one UPDATE that applies only if the row is still at
 statement instead of four. Anything else (a refusal, a hand dealt or ended, a seat written, a
 version that moved on) is made again from the start under the lock. See ``apply_change``.
 
-Moderation (the admin) uses the same path, e.g.::
+Every change goes through here; the changes themselves live beside this module, one module per
+kind: ``tables.write.lobby`` (tables, seats, names, starting), ``tables.write.play`` (a
+player's action, coming back), ``tables.write.moderation`` (what staff do). The clock fires
+deadlines through the same path (``tables.clock``). Moderation, e.g.::
 
     def close(change):
         change.game.cancel_hand()        # or finish it by the time-out rule
@@ -31,10 +34,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import secrets
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, MutableMapping
+from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -44,16 +44,14 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
-from django.db import IntegrityError, connection, router, transaction
+from django.db import connection, router, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from engine.actions import ActionError, ActionKind
 from engine.game import Game, GameError
 from engine.history import hand_record
-from tables import claims, frames, prepared
-from tables.codes import new_code
-from tables.models import NAME_MAX, FormerClaim, Hand, Seat, Table
+from tables import cache
+from tables.models import FormerClaim, Hand, Seat, Table
 
 T = TypeVar("T")
 _pauses = random.SystemRandom()  # P2: presentation only, never part of a decision
@@ -87,7 +85,7 @@ def group_name(table_id: int) -> str:
 
 
 # What a change of play did, told to the other server processes so that they work the new
-# version out from the one before instead of loading it (see ``frames.derive``): the version
+# version out from the one before instead of loading it (see ``tables.cache.derive``): the version
 # it followed, the actions taken (seat, kind, amount: what every player at the table is
 # shown) and the table row's new values (version, deadline, time of the change, the ids of the
 # last actions). Never a card: the engine state is rebuilt from the version before, which
@@ -215,11 +213,11 @@ class Change:
                 raise Refused("not_started", _("The game has not started yet."))
             # This process usually holds this very version already (the last change here
             # left it for the connections to draw): a copy of it needs no replay.
-            kept = frames.cached_snapshot(table.id, table.code, table.created_at, table.version)
+            kept = cache.cached_snapshot(table.id, table.code, table.created_at, table.version)
             if kept is not None and kept.game is not None:
                 self._game = kept.game.copy()
             else:  # an older version held here is played on rather than replayed whole
-                self._game = Game.from_dict(table.state, base=frames.latest_game(table))
+                self._game = Game.from_dict(table.state, base=cache.latest_game(table))
             self._turn_before = _turn_key(self._status_before, self._game)
             self._hand_before = (self._game.hand_number, self._game.hand_running)
         return self._game
@@ -323,7 +321,7 @@ def apply_change(
                 raise Busy(table_id)
             raise Refused("unknown_table", _("There is no table with that code."))
         table = rows[0]
-        seats = {s.position: s for s in _seats_at(table)}
+        seats = {s.position: s for s in cache.kept_seats(table)}
         change = Change(
             table=table, seats=seats, now=timezone.now(),
             _state_before=table.state, _status_before=table.status,
@@ -338,13 +336,13 @@ def apply_change(
 def _apply_held(table_id: int, mutate: Callable[[Change], T]) -> T:
     """``apply_change(held=True)`` on the newest version this process holds; ``_NeedsLock``
     when it cannot be made so (nothing is written then)."""
-    kept = frames.newest(table_id)
+    kept = cache.newest(table_id)
     if kept is None or kept.row is None:
         raise _NeedsLock
-    table = Table.from_db(router.db_for_write(Table), frames.ROW_FIELDS, kept.row)
+    table = Table.from_db(router.db_for_write(Table), cache.ROW_FIELDS, kept.row)
     table.recent_actions = list(table.recent_actions)  # the snapshot's stays as it was
     change = Change(
-        table=table, seats={s.position: s for s in _seats_at(table)}, now=timezone.now(),
+        table=table, seats={s.position: s for s in cache.kept_seats(table)}, now=timezone.now(),
         _state_before=table.state, _status_before=table.status,
         _fields_before=_field_values(table), held=True,
     )
@@ -363,47 +361,11 @@ def _apply_held(table_id: int, mutate: Callable[[Change], T]) -> T:
     return result
 
 
-# The reads at the start of every change, compiled once (see tables.prepared).
-_table_locked = prepared.Prepared(lambda pk: Table.objects.filter(pk=pk).select_for_update())
-_table_locked_or_skipped = prepared.Prepared(
+# The reads at the start of every change, compiled once (see tables.cache.queries).
+_table_locked = cache.Prepared(lambda pk: Table.objects.filter(pk=pk).select_for_update())
+_table_locked_or_skipped = cache.Prepared(
     lambda pk: Table.objects.filter(pk=pk).select_for_update(skip_locked=True)
 )
-
-# The seats as the last change made in this process left them, by table: the next change
-# of that table here (the usual case: a table's phones are served by one process) finds them
-# without a query when the version it locked is the one that change committed. Every change
-# to a seat goes through apply_change and bumps the version, except presence (``last_seen``),
-# which is left out and loaded if anything reads it.
-_seat_rows: OrderedDict[int, tuple[tuple[str, datetime], int, list[tuple[Any, ...]]]] = (
-    OrderedDict()
-)
-_seat_rows_lock = threading.Lock()
-SEAT_ROWS_KEPT = 4096  # tables; the oldest written are forgotten first
-
-
-def _seats_at(table: Table) -> list[Seat]:
-    kept = _seat_rows.get(table.id)
-    rows: Iterable[tuple[Any, ...]]
-    if kept is not None and kept[0] == (table.code, table.created_at) and kept[1] == table.version:
-        rows = kept[2]
-    else:
-        # A version another process wrote, which this one loaded to draw: its seats with it.
-        drawn = frames.cached_snapshot(table.id, table.code, table.created_at, table.version)
-        if drawn is None or drawn.seat_rows is None:
-            return frames.seats_of(table.id)
-        rows = drawn.seat_rows
-    using = table._state.db or "default"
-    return [Seat.from_db(using, frames.SEAT_FIELDS, row) for row in rows]
-
-
-def _keep_seats(table: Table, seats: list[Seat]) -> None:
-    rows = frames.seat_rows_of(seats)
-    with _seat_rows_lock:
-        _seat_rows[table.id] = ((table.code, table.created_at), table.version, rows)
-        _seat_rows.move_to_end(table.id)
-        while len(_seat_rows) > SEAT_ROWS_KEPT:
-            _seat_rows.popitem(last=False)
-
 
 _TABLE_FIELDS = [f.attname for f in Table._meta.concrete_fields if not f.primary_key]
 _PAUSED_AT = _TABLE_FIELDS.index("paused")
@@ -450,19 +412,19 @@ def _commit(change: Change) -> None:
             ("created_at", table.created_at),
             ("paused", change._fields_before[_PAUSED_AT]),
         ]
-        if not prepared.update_fields(table, fields, where=same):
+        if not cache.update_fields(table, fields, where=same):
             raise _NeedsLock
         change.written = True
     else:
-        prepared.update_fields(table, fields)
+        cache.update_fields(table, fields)
     seats = list(change.seats.values())
     step = _step(change, game, fields) if change.held else None
 
     def committed() -> None:
         # This process's connections draw the new version from what was just written (no
         # query, no replay); the game object is the snapshot's from here on.
-        frames.remember(table, seats, game)
-        _keep_seats(table, seats)
+        cache.remember(table, seats, game)
+        cache.keep_seats(table, seats)
         notify(table.id, table.version, step)
 
     transaction.on_commit(committed)
@@ -563,401 +525,3 @@ def _schedule(change: Change, game: Game | None) -> None:
         return  # same turn, same clock: a rename or a reveal must not reset anyone's time
     table.deadline_kind = kind
     table.next_deadline = change.now + timedelta(seconds=delay) if kind else None
-
-
-# ---------------------------------------------------------------------------------- names
-def clean_name(text: str) -> str:
-    """A display name: trimmed, inner spaces collapsed, printable, 1-20 characters."""
-    name = " ".join((text or "").split())
-    if not name:
-        raise Refused("bad_name", _("Please type a name."))
-    if len(name) > NAME_MAX:
-        raise Refused(
-            "bad_name", _("Names have at most %(max)d characters.") % {"max": NAME_MAX}
-        )
-    if any(not ch.isprintable() for ch in name):
-        raise Refused("bad_name", _("Names cannot hold control characters."))
-    return name
-
-
-def _check_name_free(change: Change, name: str) -> None:
-    if any(s.name.casefold() == name.casefold() for s in change.seats.values()):
-        raise Refused(
-            "name_taken",
-            _("Someone at this table is already called %(name)s. Please pick another name.")
-            % {"name": name},
-        )
-
-
-def computer_name(number: int) -> str:
-    return _("Computer %(number)d") % {"number": number}
-
-
-# ---------------------------------------------------------------------------------- creating
-@dataclass(frozen=True)
-class TableSettings:
-    seat_count: int = 6
-    max_hands: int | None = None
-    blind_every: int = 10
-    computer_level: str = "medium"
-    turn_seconds: int = 30
-
-
-def create_table(
-    session: MutableMapping[str, Any],
-    names: list[str],
-    table_settings: TableSettings,
-    mode: str = Table.Mode.FRIENDS,
-) -> Table:
-    """A new table in the lobby, its first seats held by ``session`` (the host; pass and play:
-    several names on this one phone). A table against the computer starts at once."""
-    cleaned = [clean_name(n) for n in names]
-    if not cleaned:
-        raise Refused("bad_name", _("Please type a name."))
-    if len({n.casefold() for n in cleaned}) != len(cleaned):
-        raise Refused("name_taken", _("Each player needs a different name."))
-    if len(cleaned) > table_settings.seat_count:
-        raise Refused("too_many", _("There are more names than seats."))
-    with transaction.atomic():
-        table = _new_table(table_settings, mode)
-        for position, name in enumerate(cleaned):
-            Seat.objects.create(
-                table=table, position=position, name=name, claim_hash=claims.new_claim(session)
-            )
-        table.host_position = 0
-        table.save(update_fields=["host_position"])
-    if mode == Table.Mode.COMPUTER:
-        start_game(table.id, claims.session_hashes(session))
-        table.refresh_from_db()
-    return table
-
-
-def _new_table(table_settings: TableSettings, mode: str) -> Table:
-    for _attempt in range(20):
-        try:
-            with transaction.atomic():  # a savepoint: a clashing code only retries
-                return Table.objects.create(
-                    code=new_code(),
-                    mode=mode,
-                    seat_count=table_settings.seat_count,
-                    max_hands=table_settings.max_hands,
-                    blind_every=table_settings.blind_every,
-                    computer_level=table_settings.computer_level,
-                    turn_seconds=table_settings.turn_seconds,
-                )
-        except IntegrityError:
-            continue
-    raise RuntimeError("no free join code after 20 tries")
-
-
-# ---------------------------------------------------------------------------------- lobby
-def _closed_message(table: Table) -> Refused:
-    if table.status == Table.Status.PLAYING:
-        return Refused("started", _("This game has already started. You can watch it."))
-    if table.status == Table.Status.FINISHED:
-        return Refused("finished", _("This game is over."))
-    return Refused("closed", _("This table is closed."))
-
-
-def join_table(
-    table_id: int, name: str, session: MutableMapping[str, Any], *, another: bool = False
-) -> Seat:
-    """Take a free seat in the lobby. A session already seated gets its seat back, unless
-    ``another`` (a second person on the same phone: pass and play)."""
-    hashes = claims.session_hashes(session)
-    cleaned = clean_name(name)
-
-    def mutate(change: Change) -> Seat:
-        mine = change.positions_of(hashes)
-        if mine and not another:
-            return change.seats[mine[0]]
-        if change.table.status != Table.Status.WAITING:
-            raise _closed_message(change.table)
-        _check_name_free(change, cleaned)
-        free = [p for p in range(change.table.seat_count) if p not in change.seats]
-        if not free:
-            raise Refused("full", _("This table is full."))
-        seat = change.add_seat(position=free[0], name=cleaned, claim_hash=claims.new_claim(session))
-        if change.table.host_position is None:
-            change.table.host_position = seat.position
-        return seat
-
-    return apply_change(table_id, mutate)
-
-
-def _host_check(change: Change, hashes: Iterable[str]) -> None:
-    if change.table.host_position not in change.positions_of(hashes):
-        raise Refused("not_host", _("Only the host can do that."))
-    if change.table.status != Table.Status.WAITING:
-        raise Refused("not_waiting", _("That can only be done before the game starts."))
-
-
-def leave_table(table_id: int, hashes: list[str]) -> None:
-    """Leave: in the lobby the seat is freed (the host role passes on); during a game a
-    computer player takes over the seat and its chips (the game ends when the last person
-    leaves: a hand in progress is called off, every chip back where it was)."""
-
-    def mutate(change: Change) -> None:
-        mine = change.positions_of(hashes)
-        if not mine:
-            return
-        table = change.table
-        if table.status == Table.Status.WAITING:
-            for position in mine:
-                change.remove_seat(position)
-            if table.host_position in mine:
-                change.pass_host(table.host_position)
-            if not change.persons():
-                table.status = Table.Status.CLOSED
-                table.closed_reason = "everyone left"
-        elif table.status == Table.Status.PLAYING:
-            for position in mine:
-                change.make_computer(position)
-            if not change.persons():
-                # Nobody left to play with: end the game rather than let computers play alone.
-                change.game.cancel_hand()
-                change.game.end_now()
-
-    apply_change(table_id, mutate)
-
-
-def change_seat_count(table_id: int, hashes: list[str], delta: int) -> None:
-    """The host adds (+1) or removes (-1) a computer player: every seat not held by a person is
-    played by the computer (R1), so this grows or shrinks the table."""
-
-    def mutate(change: Change) -> None:
-        _host_check(change, hashes)
-        table = change.table
-        count = table.seat_count + delta
-        persons = len(change.seats)
-        if delta > 0 and count > 6:
-            raise Refused("too_many", _("A table has at most 6 seats."))
-        if delta < 0 and (count < 2 or count < persons):
-            raise Refused("too_few", _("There is no computer player to remove."))
-        table.seat_count = count
-        # Keep everyone inside the smaller table.
-        for position in sorted(change.seats):
-            if position >= count:
-                seat = change.seats.pop(position)
-                seat.position = min(p for p in range(count) if p not in change.seats)
-                change.seats[seat.position] = seat
-                seat.save(update_fields=["position"])
-                if table.host_position == position:
-                    table.host_position = seat.position
-        change.mark()
-
-    apply_change(table_id, mutate)
-
-
-def remove_person(table_id: int, hashes: list[str], position: int) -> None:
-    """The host removes a person from the lobby."""
-
-    def mutate(change: Change) -> None:
-        _host_check(change, hashes)
-        if position not in change.seats or position in change.positions_of(hashes):
-            raise Refused("bad_seat", _("There is nobody else in that seat."))
-        change.remove_seat(position)
-
-    apply_change(table_id, mutate)
-
-
-def start_game(table_id: int, hashes: list[str]) -> None:
-    """The host starts: empty seats become computer players (R1) and the first hand is dealt."""
-
-    def mutate(change: Change) -> None:
-        _host_check(change, hashes)
-        table = change.table
-        number = 0
-        for position in range(table.seat_count):
-            if position not in change.seats:
-                number += 1
-                change.add_seat(
-                    position=position, name=computer_name(number), is_computer=True,
-                    level=table.computer_level,
-                )
-        game = Game(
-            table.game_settings(),
-            {p: s.is_person for p, s in change.seats.items()},
-            rng=seeded(table.id, "button"),
-        )
-        change.set_game(game)
-        table.status = Table.Status.PLAYING
-        table.started_at = change.now
-        deal(change)
-
-    apply_change(table_id, mutate)
-
-
-def deal(change: Change) -> None:
-    """Deal the next hand (a secure shuffle; a seeded one when TABLES_SEED is set)."""
-    game = change.game
-    rng = seeded(change.table.id, "deck", game.hand_number + 1)
-    game.start_hand(seed=rng.getrandbits(64) if rng else None)
-    change.mark()
-
-
-def play_again(table_id: int, hashes: list[str]) -> Table:
-    """A new table (new code) with the same settings and the same people in the same seats,
-    waiting in the lobby; everyone at the finished table is pointed to it. When every person
-    shares this one phone (against the computer, pass and play) it starts at once."""
-
-    def mutate(change: Change) -> Table:
-        old = change.table
-        if old.next_table_id is not None:
-            assert old.next_table is not None
-            return old.next_table
-        if old.status != Table.Status.FINISHED:
-            raise Refused("not_over", _("The game is not over yet."))
-        mine = change.positions_of(hashes)
-        if not mine:
-            raise Refused("not_seated", _("Only the players of this game can start another."))
-        new = _new_table(
-            TableSettings(
-                old.seat_count, old.max_hands, old.blind_every, old.computer_level,
-                old.turn_seconds,
-            ),
-            old.mode,
-        )
-        persons = change.persons()
-        for seat in persons:
-            Seat.objects.create(
-                table=new, position=seat.position, name=seat.name, claim_hash=seat.claim_hash
-            )
-        person_positions = {s.position for s in persons}
-        new.host_position = (
-            old.host_position if old.host_position in person_positions else mine[0]
-        )
-        new.save(update_fields=["host_position"])
-        old.next_table = new
-        change.mark()
-        return new
-
-    new = apply_change(table_id, mutate)
-    if new.status == Table.Status.WAITING and set(
-        Seat.objects.filter(table=new).values_list("claim_hash", flat=True)
-    ) <= set(hashes):
-        start_game(new.id, hashes)
-        new.refresh_from_db()
-    return new
-
-
-# ---------------------------------------------------------------------------------- playing
-@dataclass(frozen=True)
-class ActOutcome:
-    applied: bool  # False: a repeated action id (already applied once)
-    version: int
-
-
-def act(
-    table_id: int,
-    hashes: list[str],
-    *,
-    kind: str,
-    amount: int | None,
-    version: int,
-    action_id: str,
-    seat: int | None = None,
-    revealed: int | None = None,
-) -> ActOutcome:
-    """A person's action. Refused (nothing changes) when stale, out of turn, not their seat,
-    or against the rules; a repeated ``action_id`` is applied once.
-
-    ``revealed``: for a phone holding several seats (pass and play), the seat whose hand-off
-    that connection confirmed; acting for any other of its seats is refused.
-    """
-
-    def mutate(change: Change) -> ActOutcome:
-        table = change.table
-        if action_id in table.recent_actions:
-            return ActOutcome(False, table.version)  # a double tap: already applied
-        mine = change.positions_of(hashes)
-        actor = _actor_of(change, mine, seat)
-        if not mine:
-            raise Refused("not_seated", _("You have no seat at this table: you are watching."))
-        if seat is not None and seat not in mine:
-            raise Refused("not_your_seat", _("That seat is not yours."))
-        if table.status != Table.Status.PLAYING:
-            raise Refused("not_playing", _("The game is not being played right now."))
-        if version != table.version:
-            raise Refused("stale", _("The table moved on: here is what it looks like now."))
-        game = change.game
-        if not game.hand_running:
-            raise Refused("no_hand", _("Wait for the next hand."))
-        assert game.hand is not None
-        to_act = game.hand.seat_to_act
-        if actor != to_act:  # (a seat named is one of ``mine`` by now: see _actor_of)
-            raise Refused(
-                "not_your_turn",
-                _("It is not your turn: %(name)s is to act.") % {"name": change.name_of(to_act)},
-            )
-        if len(mine) > 1 and revealed != actor:
-            raise Refused(
-                "handoff",
-                _("Pass the phone to %(name)s first.") % {"name": change.name_of(actor)},
-            )
-        try:
-            game.act(actor, kind, amount if kind in (ActionKind.BET, ActionKind.RAISE) else None)
-        except ActionError as exc:
-            raise Refused(exc.code, exc.message) from None
-        table.recent_actions = [*table.recent_actions[1 - RECENT_ACTIONS_KEPT :], action_id]
-        person = change.seats[actor]
-        if person.away or person.timeouts_in_row:
-            person.away = False
-            person.timeouts_in_row = 0
-            change.save_seat(person, "away", "timeouts_in_row")
-        change.mark()
-        return ActOutcome(True, table.version + 1)
-
-    return apply_change(table_id, mutate, held=True)
-
-
-# How many action ids a table remembers. An action is applied only at the version it was
-# drawn for, and every applied action moves the version on, so an id that comes back can only
-# come back with its old version, which is refused as stale anyway: the list only tells a
-# double tap (say nothing) from a stale tab (show the table as it is now). Taps on one frame
-# arrive within a second or two, a few actions apart at most.
-RECENT_ACTIONS_KEPT = 16
-
-
-def _actor_of(change: Change, mine: list[int], seat: int | None) -> int:
-    """The seat an action is for: the one named, else this phone's seat that is to act, else
-    its first (0 stands in for a seat named that is not this phone's: that is refused)."""
-    if seat is not None:
-        return seat if seat in mine else 0
-    table = change.table
-    if table.status == Table.Status.PLAYING and table.state is not None:
-        hand = change.game.hand
-        to_act = hand.seat_to_act if hand is not None and not hand.finished else None
-        if to_act in mine:
-            return to_act
-    return mine[0] if mine else 0
-
-
-def come_back(table_id: int, positions: list[int]) -> bool:
-    """P1: an away player is back with any tap; their time-outs start again from zero."""
-
-    def mutate(change: Change) -> bool:
-        back = False
-        for position in positions:
-            seat = change.seats.get(position)
-            if seat is not None and seat.is_person and (seat.away or seat.timeouts_in_row):
-                seat.away = False
-                seat.timeouts_in_row = 0
-                change.save_seat(seat, "away", "timeouts_in_row")
-                back = True
-        return back
-
-    return apply_change(table_id, mutate)
-
-
-def touch_seats(table_id: int, positions: list[int], now: datetime | None = None) -> None:
-    """Presence only (when a phone was last connected): not table state, so no version bump."""
-    if positions:
-        Seat.objects.filter(table_id=table_id, position__in=positions).update(
-            last_seen=now or timezone.now()
-        )
-
-
-def random_action_id() -> str:
-    return secrets.token_hex(12)
-

@@ -1,10 +1,10 @@
 """One websocket per phone at a table: parse what it sends, call the write path, draw its view.
 
 The group message only says "table X changed, version N" (for a change of play made by another
-process, also how: its public actions and the row's new values, ``services.Step``); each
-connection then takes that version of the table (kept per process and version, see
-tables.frames: written here, worked out from the version before, or loaded) and renders its
-own seat's view.
+process, also how: its public actions and the row's new values, ``tables.write.path.Step``);
+each connection then takes that version of the table (kept per process and version, see
+``tables.cache``: written here, worked out from the version before, or loaded) and renders
+its own seat's view (``tables.live.frames``).
 
 Server -> phone, text frames of HTML for htmx's ws extension (every top-level element replaces
 the element with the same id):
@@ -18,7 +18,7 @@ the element with the same id):
   data-kind="error" role="alert">It is not your turn: Bikash is to act.</div>``;
 - an unknown code gets a notice and the socket closes with 4404 (4429 when rate-limited).
 
-Phone -> server: JSON, see tables.protocol.
+Phone -> server: JSON, see ``tables.live.protocol``.
 """
 
 from __future__ import annotations
@@ -35,26 +35,21 @@ from django.conf import settings
 from django.utils.translation import activate
 from django.utils.translation import gettext as _
 
-from tables import claims, codes, ratelimit, services
-from tables.frames import (
+from tables import claims, codes, ratelimit
+from tables.cache import Snapshot, cached_snapshot, derive, load_snapshot
+from tables.live.frames import (
     FrameOptions,
     Notice,
-    PassState,
-    Snapshot,
-    cached_snapshot,
-    derive,
     error_notice,
-    hide,
     info_notice,
-    load_snapshot,
-    perspective,
     render_frame,
     render_notice,
-    reveal,
 )
-from tables.langs import language_from_scope, speaking
+from tables.live.langs import language_from_scope, speaking
+from tables.live.perspective import PassState, hide, perspective, reveal
+from tables.live.protocol import BadMessage, Message, parse
 from tables.models import Table
-from tables.protocol import BadMessage, Message, parse
+from tables.write import path, play
 
 log = logging.getLogger(__name__)
 
@@ -140,11 +135,11 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
             return
         self.table_id = table.id
         self.identity = (table.code, table.created_at)
-        self.group = services.group_name(self.table_id)
+        self.group = path.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         snapshot = await self.send_view(force=True)
         if snapshot is not None:
-            await database_sync_to_async(services.touch_seats)(
+            await database_sync_to_async(play.touch_seats)(
                 self.table_id, snapshot.positions_of(self.hashes)
             )
 
@@ -196,12 +191,12 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
     async def on_action(self, message: Message) -> None:
         assert self.table_id is not None
         try:
-            await services.write_then_notify(
-                services.act, self.table_id, self.hashes, kind=message.kind, amount=message.amount,
+            await path.write_then_notify(
+                play.act, self.table_id, self.hashes, kind=message.kind, amount=message.amount,
                 version=message.version, action_id=message.action_id, seat=message.seat,
                 revealed=self.pass_state.revealed,
             )
-        except services.Refused as exc:
+        except path.Refused as exc:
             notice = error_notice(exc.code, exc.message)
             if exc.code == "stale":
                 await self.send_view(force=True, notice=info_notice(exc.code, exc.message))
@@ -242,7 +237,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
     async def _come_back(self, seats: list[int], snapshot: Snapshot) -> None:
         if any(snapshot.seats[p].away for p in seats if p in snapshot.seats):
             assert self.table_id is not None
-            await services.write_then_notify(services.come_back, self.table_id, seats)
+            await path.write_then_notify(play.come_back, self.table_id, seats)
 
     # ------------------------------------------------------------------ to the phone
     async def _snapshot(self) -> Snapshot | None:

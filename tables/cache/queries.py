@@ -1,7 +1,7 @@
 """Queries run for every table action, compiled once per database connection.
 
 Django turns a queryset into SQL anew every time it runs; for the small reads and the one
-update at the heart of every table change (``tables.services.apply_change``), building the SQL
+update at the heart of every table change (``tables.write.path.apply_change``), building the SQL
 cost more than running it (``benchmarks/profile_action.py``). Here a query is built by the ORM
 once per connection, with a marker standing for the one value that changes, and then run again
 with other values. Rows still pass through Django's own converters (JSON, dates) and become

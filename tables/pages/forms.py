@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tables.models import NAME_MAX, TURN_SECONDS, Level, Table
-from tables.services import TableSettings
+from tables.write.lobby import TableSettings
 
 LENGTHS = [
     ("chips", _("Until one player has every chip")), ("30", _("30 hands")), ("60", _("60 hands")),

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tables.consumers import TableConsumer
+from tables.live.consumer import TableConsumer
 
 websocket_urlpatterns = [
     path("ws/t/<str:code>/", TableConsumer.as_asgi()),

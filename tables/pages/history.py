@@ -33,7 +33,7 @@ from engine.hand import Hand as EngineHand
 from engine.history import replay
 from engine.views import visible_events
 from tables import claims, codes
-from tables.describe import describe_events
+from tables.live.describe import describe_events
 from tables.models import FormerClaim, Hand, Seat, Table
 
 

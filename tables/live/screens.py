@@ -2,7 +2,7 @@
 
 Every connection at a table gets its own frame after every change, so this is the hottest
 drawing code there is. The screen is a handful of parts, each a component rendered with only
-the values it shows and shared between frames that show the same thing (``tables.fragments``):
+the values it shows and shared between frames that show the same thing (``tables.cache.fragments``):
 the bar above the table, the opponents' seats, the middle of the table, your own place, and the
 bar below it. This module only lays those parts out, in the order this connection sees them;
 everything a person reads is in the components' templates.
@@ -32,7 +32,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from tables.fragments import printed, render_component, slot
+from tables.cache import printed, render_component, slot
 
 
 def play_frame(context: Any) -> SafeString:
@@ -67,7 +67,7 @@ def play_frame(context: Any) -> SafeString:
 
 
 # The frame data's values that differ between the connections at one version; the others are
-# the table's (tables.frames.frame_context), written once per version and tenth of a second.
+# the table's (tables.live.frames.frame_context), written once per version and tenth of a second.
 _OWN = frozenset(("screen", "you", "mine", "handoff", "legal", "your_bet"))
 _OWN_MARK = "\ue000own\ue001"
 
@@ -124,7 +124,7 @@ def _log_items(lines: list[str]) -> SafeString:
 _JSON_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
 
 
-# What components/seat.html and tables/_me.html read of a seat (tables.frames._public_seats
+# What components/seat.html and tables/_me.html read of a seat (tables.live.frames._public_seats
 # has more, e.g. what the seat put in the pot this hand, which would only tell apart drawings
 # that are the same).
 _SEAT_KEYS = (
@@ -221,7 +221,7 @@ def _my_cards(
 
 def play_screen(context: Any) -> SafeString:
     """The table while a game runs, for the connection whose frame ``context`` describes
-    (``tables.frames.frame_context``): opponents round the top, you at the bottom, the action
+    (``tables.live.frames.frame_context``): opponents round the top, you at the bottom, the action
     bar only on your turn."""
     code = context["code"]
     hand = context.get("hand")

@@ -1,6 +1,6 @@
 """What a moderator can do to a table, through the tables' one write path.
 
-Every action runs inside ``tables.services.apply_change``: the table row is locked, the change
+Every action runs inside ``tables.write.path.apply_change``: the table row is locked, the change
 is checked and made, the version goes up and, once the transaction commits, every phone at the
 table is told to redraw (it then shows the closed table, the new name, the computer player in
 the removed person's seat). The ``ModerationAction`` row (who, when, what, why) is written in
@@ -24,12 +24,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tables.models import Hand, ModerationAction, Table
-from tables.services import Change, Refused, apply_change, clean_name, computer_name
+from tables.write.lobby import clean_name, computer_name
+from tables.write.path import Change, Refused, apply_change
 
 CLOSED_BY_MODERATOR = "moderator"  # Table.closed_reason; the phones say "closed by a moderator"
 
 CLOSE = "close"
-PAUSE = "pause"
+PAUSE = ModerationAction.PAUSE
 RESUME = "resume"
 REMOVE = "remove_person"
 RENAME = "rename"
@@ -40,7 +41,6 @@ ACTION_LABELS = {
     REMOVE: gettext_lazy("Removed a person from a seat"),
     RENAME: gettext_lazy("Renamed a player"),
 }
-MIN_RESUME_SECONDS = 5.0  # a person whose turn was paused gets at least this long on resume
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -121,24 +121,12 @@ def resume_clock(table_id: int, moderator: User, reason: str = "") -> Moderation
         if not table.paused:
             raise Refused("not_paused", _("The clock of this table is not paused."))
         if table.status == Table.Status.PLAYING and table.next_deadline is not None:
-            table.next_deadline = change.now + timedelta(seconds=seconds_left_on_resume(table))
+            table.next_deadline = change.now + timedelta(seconds=table.seconds_left_on_resume())
         table.paused = False
         change.mark()
         return _record(change, moderator, RESUME, reason)
 
     return apply_change(table_id, mutate)
-
-
-def seconds_left_on_resume(table: Table) -> float:
-    """How long the pending deadline of a paused table will run once the clock is resumed
-    (what the phones show, frozen, while it is paused)."""
-    paused = ModerationAction.objects.filter(table=table, action=PAUSE).order_by("-at").first()
-    left = paused.detail.get("remaining") if paused else None
-    if left is None:
-        return MIN_RESUME_SECONDS
-    if table.deadline_kind != Table.Deadline.TURN:
-        return float(left)  # computer moves and deals need no grace period
-    return max(float(left), MIN_RESUME_SECONDS)
 
 
 def _free_computer_name(change: Change) -> str:

@@ -1,0 +1,13 @@
+"""The live read side: what each phone at a table is sent, over its websocket.
+
+- ``consumer``: one websocket per phone (parse, call the write side, draw its own view);
+  ``protocol``: what a phone may send, checked first; ``routing``: the websocket URL;
+- ``perspective``: whose eyes a connection looks through (one seat, pass and play, a
+  spectator); ``frames``: what that connection is shown at a version; ``screens``: the play and
+  watch screens laid out from kept drawings; ``describe`` and ``hand_names``: the log and hand
+  names in words; ``qr``: join links as QR codes;
+- ``langs``: a connection's language; ``layers``: the embedded default's channel layer.
+
+The versions it draws are held in ``tables.cache`` (written, worked out from a step, or
+loaded). Nothing here changes a table: every change goes through ``tables.write``.
+"""

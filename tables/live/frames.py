@@ -1,0 +1,348 @@
+"""What one connection is shown: the HTML (htmx out-of-band swaps) that draws a table at one
+version through one perspective (``tables.live.perspective``).
+
+Each frame is built from ``engine.views.game_view(game, viewer)`` for at most one seat, so it
+can only hold that seat's hole cards; the deck and burnt cards never reach a view.
+
+Drawing is the hot path (every connection, every change), so what is the same for everyone is
+worked out once: the version is held once per process (``tables.cache``), the log once per
+version and language (``Snapshot.memo``), and the components (seats, board, cards, the bar
+above the table) are rendered once per distinct content (kept drawings, keyed by every value
+drawn, so a kept part never shows a frame anything it did not hold). See
+benchmarks/bench_frames.py.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, override
+
+from engine.views import game_view, view_for, visible_events
+from tables import cache, codes
+from tables.cache import Snapshot
+from tables.live import screens
+from tables.live.describe import Log
+from tables.live.langs import speaking
+from tables.live.perspective import Perspective
+from tables.live.qr import qr_svg
+from tables.models import Table
+
+
+@dataclass
+class Notice:
+    code: str
+    message: str
+    kind: str = "error"  # "error" (refused) or "info"
+
+
+@dataclass
+class FrameOptions:
+    join_url: str = ""
+    language: str | None = None  # None: the active language
+    notice: Notice | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def screen(snapshot: Snapshot, persp: Perspective) -> str:
+    if snapshot.status == Table.Status.CLOSED:
+        return "closed"
+    if snapshot.status == Table.Status.WAITING:
+        return "lobby"
+    if snapshot.status == Table.Status.FINISHED:
+        return "over"
+    if persp.handoff is not None:
+        return "handoff"
+    return "play" if persp.mine else "watch"
+
+
+def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions) -> dict[str, Any]:
+    """Everything the templates draw, for this connection only. Hole cards appear only for
+    ``persp.viewer`` (and for hands shown at showdown)."""
+    now = timezone.now()
+    mode = screen(snapshot, persp)
+    game = snapshot.game
+    view = _view(snapshot, persp.viewer)
+    hand = view["hand"] if view else None
+    legal = hand["legal"] if hand and mode == "play" else None
+    players = {p["seat"]: p for p in hand["players"]} if hand else {}
+    remaining = None
+    if snapshot.next_deadline is not None and snapshot.deadline_kind == Table.Deadline.TURN:
+        if snapshot.paused and snapshot.paused_left is not None:
+            remaining = snapshot.paused_left  # the clock stands still until it is resumed
+        else:
+            remaining = max(0.0, (snapshot.next_deadline - now).total_seconds())
+        # Tenths are all a phone shows; frames drawn within the same tenth share their HTML.
+        remaining = round(remaining, 1)
+    to_act = hand["to_act"] if hand and not hand["finished"] else None
+
+    # The seats as everyone sees them, once per version (and tenth of a second on the clock);
+    # this connection's own seats are copied and marked, its own cards put in.
+    seats = []
+    own = players.get(persp.viewer) if persp.viewer is not None else None
+    for row in _public_seats(snapshot, remaining):
+        position = row["seat"]
+        you = position == persp.viewer or (persp.viewer is None and position == persp.home)
+        mine = position in persp.mine
+        if you or mine:
+            row = {**row, "you": you, "mine": mine}
+            if own is not None and position == persp.viewer:
+                row["cards"] = own["cards"]
+        seats.append(row)
+    # Drawn from this connection's seat: it first, then the others to its left.
+    home = persp.viewer if persp.viewer is not None else persp.home
+    if home is not None and any(s["seat"] == home for s in seats):
+        at = next(i for i, s in enumerate(seats) if s["seat"] == home)
+        seats = seats[at:] + seats[:at]
+    you = next((s for s in seats if s["seat"] == persp.viewer), None)
+    language = options.language or get_language()
+    log_lines = _log_lines(snapshot, language)
+    # The parts drawn alike for everyone at the table (cached as such: tables.cache.fragments).
+    top = {
+        "blinds": [view["small_blind"], view["big_blind"]] if view else None,
+        "hand_number": view["hand_number"] if view else 0,
+        "to_next_level": view["hands_to_next_level"] if view else None,
+        "watching": mode == "watch",
+        "paused": snapshot.paused,
+    }
+    center = {
+        "board": hand["board"] if hand else [],
+        "finished": bool(hand and hand["finished"]),
+        "win_cards": hand["awards"][-1]["cards"] if hand and hand["finished"] and hand["awards"]
+        else [],
+        "hand_number": hand["hand_number"] if hand else 0,
+        "pots": hand["pots"] if hand else [],
+        "last_line": log_lines[-1] if log_lines else "",
+        "events": hand["event_count"] if hand else 0,
+    }
+    standings = None
+    if view and view["standings"]:
+        standings = [
+            {**s, "name": snapshot.name(s["seat"]), "you": s["seat"] in persp.mine}
+            for s in view["standings"]
+        ]
+    is_host = snapshot.host_position is not None and snapshot.host_position in persp.mine
+    persons = [s for s in snapshot.seats.values() if not s.is_computer]
+    data = {
+        "version": snapshot.version,
+        "screen": mode,
+        "status": snapshot.status,
+        "you": persp.viewer,
+        "mine": list(persp.mine),
+        "handoff": persp.handoff,
+        "to_act": to_act,
+        "legal": legal,
+        "remaining": remaining,
+        "paused": snapshot.paused,
+        "turn_seconds": snapshot.turn_seconds,
+        "hand_number": game.hand_number if game else 0,
+        "hand_over": bool(hand and hand["finished"]),
+        # For the bet sheet's presets (pot-sized bets and the like).
+        "pot_total": hand["pot_total"] if hand else 0,
+        "current_bet": hand["current_bet"] if hand else 0,
+        "big_blind": view["big_blind"] if view else 0,
+        "your_bet": players[persp.viewer]["bet"] if persp.viewer in players else 0,
+        "next_url": f"/t/{snapshot.next_code}/" if snapshot.next_code else None,
+    }
+    return {
+        "table": snapshot,
+        "code": snapshot.code,
+        "pretty_code": codes.pretty(snapshot.code),
+        "version": snapshot.version,
+        "screen": mode,
+        "persp": persp,
+        "seats": seats,
+        "you": you,
+        "you_seat": next((s for s in seats if s["you"]), None),  # drawn at the bottom
+        "best": {
+            "key": hand.get("your_best"), "name": hand.get("your_best_name"),
+        } if hand else None,
+        "top": top,
+        "center": center,
+        "mine_names": [snapshot.name(p) for p in persp.mine],
+        "handoff_name": snapshot.name(persp.handoff) if persp.handoff is not None else "",
+        "home_name": snapshot.name(persp.home) if persp.home is not None else "",
+        "view": view,
+        "hand": hand,
+        "legal": legal,
+        # Unguessable (a known id could swallow an action); only the action bar sends one.
+        "action_id": secrets.token_hex(16) if legal else "",
+        "log": log_lines,
+        "log_tail": log_lines[-12:],
+        "last_line": log_lines[-1] if log_lines else "",
+        "standings": standings,
+        "is_host": is_host,
+        "can_add_computer": is_host and snapshot.seat_count < 6,
+        "can_remove_computer": is_host and snapshot.seat_count > max(2, len(snapshot.seats)),
+        "persons": persons,
+        "join_url": options.join_url,
+        # The join link as a QR code for friends sitting nearby (lobby only; one per link).
+        "qr": mark_safe(qr_svg(options.join_url)) if mode == "lobby" and options.join_url else "",
+        "notice": options.notice,
+        "data": data,
+        "language": language,  # the active one while the frame is drawn
+        "now_ms": int(time.time() * 1000),
+        **options.extra,
+    }
+
+
+def _public_seats(snapshot: Snapshot, remaining: float | None) -> list[dict[str, Any]]:
+    """Every seat as a spectator sees it at this version (nobody's own seat, no hidden cards),
+    in seat order; shared by the frames of every connection: read-only."""
+    key = ("seats", remaining)
+    rows: list[dict[str, Any]] | None = snapshot.memo.get(key)
+    if rows is not None:
+        return rows
+    # Worked out once per version; the clock (new at almost every frame) is put in after.
+    base: list[dict[str, Any]] | None = snapshot.memo.get("seats")
+    if base is None:
+        base = snapshot.memo["seats"] = _seats_at_version(snapshot)
+    if remaining is None:
+        rows = base
+    else:
+        total = snapshot.turn_seconds
+        rows = [
+            {**row, "remaining": remaining, "total": total} if row["turn"] else row
+            for row in base
+        ]
+    snapshot.memo[key] = rows
+    return rows
+
+
+def _seats_at_version(snapshot: Snapshot) -> list[dict[str, Any]]:
+    """``_public_seats`` without the clock."""
+    game = snapshot.game
+    view = _view(snapshot, None)
+    hand = view["hand"] if view else None
+    players = {p["seat"]: p for p in hand["players"]} if hand else {}
+    stacks = {s["seat"]: s for s in view["seats"]} if view else {}
+    winners: dict[int, dict[str, Any]] = {}
+    for award in hand["awards"] if hand else []:
+        prize = winners.setdefault(
+            award["seat"], {"amount": 0, "hand": "", "hand_key": None, "cards": []}
+        )
+        prize["amount"] += award["amount"]
+        if award["hand"]:
+            prize["hand"], prize["cards"] = award["hand"], award["cards"]
+            prize["hand_key"] = award.get("hand_key")
+    to_act = hand["to_act"] if hand and not hand["finished"] else None
+    rows = []
+    positions = range(snapshot.seat_count) if game is None else sorted(stacks)
+    for position in positions:
+        info = snapshot.seats.get(position)
+        player = players.get(position)
+        won: dict[str, Any] | None = winners.get(position)
+        stack = player["stack"] if player else stacks.get(position, {}).get("stack")
+        rows.append({
+            "seat": position,
+            "name": info.name if info else "",
+            "open": info is None,
+            "computer": info.is_computer if info else True,
+            "level": info.level if info else snapshot.computer_level,
+            "away": info.away if info else False,
+            "host": position == snapshot.host_position,
+            "you": False,
+            "mine": False,
+            "stack": stack if stack is not None else "",
+            "bet": player["bet"] if player else 0,
+            "in_pot": player["in_pot"] if player else 0,
+            "cards": player["cards"] if player else None,
+            "in_hand": player is not None,
+            "folded": player["folded"] if player else False,
+            "all_in": player["all_in"] if player else False,
+            "out": stacks.get(position, {}).get("out", False),
+            "button": hand is not None and hand["button"] == position,
+            "small_blind": hand is not None and hand["small_blind_seat"] == position,
+            "big_blind": hand is not None and hand["big_blind_seat"] == position,
+            "turn": position == to_act,
+            "remaining": None,
+            "total": None,
+            "paused": snapshot.paused,
+            "won": won["amount"] if won else 0,
+            "hand_name": won["hand"] if won else "",
+            "hand_key": won["hand_key"] if won else None,
+            "winning_cards": won["cards"] if won else [],
+        })
+    return rows
+
+
+def _view(snapshot: Snapshot, viewer: int | None) -> dict[str, Any] | None:
+    """``game_view(game, viewer)`` without the event list, from the spectator's view worked
+    out once per version (engine.views.view_for adds the one seat's own cards)."""
+    game = snapshot.game
+    if game is None:
+        return None
+    public: dict[str, Any] | None = snapshot.memo.get("public_view")
+    if public is None:
+        public = game_view(game, None, events=False)
+        snapshot.memo["public_view"] = public
+    return view_for(public, game, viewer)
+
+
+def _namer(names: dict[int, str]) -> Callable[[int | None], str]:
+    """``Snapshot.name`` for these names, without holding on to a snapshot."""
+
+    def name(position: int | None) -> str:
+        return names.get(position, "?") if position is not None else "?"
+
+    return name
+
+
+def _log_lines(snapshot: Snapshot, language: str | None = None) -> list[str]:
+    """The hand's action log in the active language (``language``, when the caller knows it
+    already), once per version and language. Built from the spectator's events: the log
+    names no hidden card, so it is the same for all."""
+    game = snapshot.game
+    if game is None or game.hand is None:
+        return []
+    language = language or get_language()
+    lines: list[str] | None = snapshot.memo.get(("log", language))
+    if lines is not None:
+        return lines
+    hand = game.hand
+    names = tuple((p, s.name) for p, s in sorted(snapshot.seats.items()))
+    # The deck tells this hand from any other (it never leaves the process).
+    deal = bytes([card.id for card in hand.deck])
+    key = (snapshot.id, snapshot.created_at, game.hand_number, deal, language, names)
+
+    def read(log: Log) -> list[str]:
+        log.add(visible_events(hand, None, log.count))
+        return list(log.lines)
+
+    lines = cache.read_log(key, len(hand.events), lambda: Log(_namer(dict(names))), read)
+    snapshot.memo[("log", language)] = lines
+    return lines
+
+
+def render_frame(snapshot: Snapshot, persp: Perspective, options: FrameOptions) -> str:
+    """The websocket message: HTML elements swapped in by id (hx-swap-oob)."""
+    if options.language is None:
+        options = replace(options, language=get_language())
+    assert options.language is not None
+    with speaking(options.language):
+        context = frame_context(snapshot, persp, options)
+        if context["screen"] in ("play", "watch"):
+            return screens.play_frame(context)  # what the template would call, without it
+        return render_to_string("tables/_frame.html", context)
+
+
+def render_notice(notice: Notice, language: str = "en", version: int | None = None) -> str:
+    with override(language):
+        return render_to_string(
+            "tables/_notice.html", {"notice": notice, "version": version, "oob": True}
+        )
+
+
+def error_notice(code: str, message: str) -> Notice:
+    return Notice(code, message, "error")
+
+
+def info_notice(code: str, message: str) -> Notice:
+    return Notice(code, message, "info")

@@ -1,0 +1,159 @@
+"""The layout shows the design: no import circle anywhere, no oversized module in tables/, and
+the rooms a newcomer looks for (the write side, the live side, the cache) where they guess."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("tables", "engine", "config")
+MAX_LINES = 550
+# Generated data, not code a person reads: the preflop tables, migrations.
+DATA = ("engine/bots/preflop_data.py",)
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def sources() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "migrations" not in path.parts:
+                found[module_name(path)] = path
+    return found
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    """Every project module ``name`` imports, at the top or inside a function (a lazy import
+    that closes a circle is still a circle)."""
+    tree = ast.parse(path.read_text(), str(path))
+    is_package = path.name == "__init__.py"
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = name.split(".")
+                anchor = anchor if is_package else anchor[:-1]
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            # ``from package import module`` imports the module; ``from module import name``
+            # the module.
+            targets = [
+                f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base
+                for alias in node.names
+            ]
+        for target in targets:
+            # The module itself, or the nearest package that is one of ours.
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    modules = sources()
+    known = set(modules)
+    return {name: imports_of(name, path, known) for name, path in modules.items()}
+
+
+def circles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(edges.get(node, ())):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_module_of_tables_engine_or_config_imports_itself_through_others() -> None:
+    assert circles(graph()) == []
+
+
+def test_the_circle_finder_finds_a_circle() -> None:
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_a_package_importing_a_name_of_its_own_module_is_no_circle() -> None:
+    # tables.cache re-exports from its modules: an edge from the package to them only.
+    edges = graph()
+    assert "tables.cache.versions" in edges["tables.cache"]
+    assert "tables.cache" not in edges["tables.cache.versions"]
+
+
+def test_no_module_of_tables_is_longer_than_a_newcomer_can_read() -> None:
+    long = {
+        name: lines
+        for name, path in sources().items()
+        if name.startswith("tables")
+        and str(path.relative_to(ROOT)) not in DATA
+        and (lines := len(path.read_text().splitlines())) > MAX_LINES
+    }
+    assert long == {}
+
+
+def test_the_rooms_are_where_a_newcomer_looks_for_them() -> None:
+    where = {
+        "a player raises": "tables/write/play.py",
+        "the one write path": "tables/write/path.py",
+        "a spectator connects": "tables/live/consumer.py",
+        "what a spectator sees": "tables/live/frames.py",
+        "a deadline fires": "tables/clock.py",
+        "an admin closes a table": "tables/write/moderation.py",
+        "a hand is exported as PHH": "tables/pages/history.py",
+        "what is cached": "tables/cache/__init__.py",
+    }
+    for feature, file in where.items():
+        assert (ROOT / file).is_file(), feature
+    assert "def act(" in (ROOT / "tables/write/play.py").read_text()
+    assert "def close_table(" in (ROOT / "tables/write/moderation.py").read_text()
+    assert "def tick(" in (ROOT / "tables/clock.py").read_text()
+    assert "phh" in (ROOT / "tables/pages/history.py").read_text()
+
+
+def test_only_the_cache_reaches_into_the_cache() -> None:
+    """The rest of the code uses ``tables.cache``'s interface, never its modules."""
+    offenders = sorted(
+        f"{name} -> {target}"
+        for name, targets in graph().items()
+        if not name.startswith("tables.cache")
+        for target in targets
+        if target.startswith("tables.cache.")
+    )
+    assert offenders == []
