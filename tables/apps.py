@@ -1,3 +1,5 @@
+"""The tables app: friends' tables, their seats and hands, played live over websockets."""
+
 from __future__ import annotations
 
 from django.apps import AppConfig

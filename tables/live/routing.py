@@ -1,3 +1,5 @@
+"""The websocket URL of a table: one connection per phone (``consumer.TableConsumer``)."""
+
 from __future__ import annotations
 
 from django.urls import path

@@ -1,3 +1,6 @@
+"""The site's pages: home, create, join, a table and its form posts, and (included) the
+hand histories. Names are ``tables:<name>``."""
+
 from __future__ import annotations
 
 from django.urls import include, path

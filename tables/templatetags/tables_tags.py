@@ -1,3 +1,6 @@
+"""Template tags of the table screens: ``{% component %}`` (a kept drawing, see
+``tables.cache``), ``{% play_frame %}`` and hand names in the page's language."""
+
 from __future__ import annotations
 
 from typing import Any
