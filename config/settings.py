@@ -210,10 +210,33 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
-# The app serves its own static files (fine for a laptop and small sites). Behind a proxy, run
-# `manage.py collectstatic` and let the proxy serve STATIC_ROOT at /static/ instead (README).
-SERVE_STATIC = envbool("SERVE_STATIC", "true" if DEBUG else "false")
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", "") or BASE_DIR / "staticfiles")
+# `manage.py collectstatic` has gathered the files into STATIC_ROOT with hashed names and gzip
+# and Brotli copies (config/static.py): pages name the hashed files, cached for a year. Off, the
+# developer's default, pages name the plain files of static/ and an edit shows at once.
+# scripts/run.sh collects and turns it on.
+STATIC_COLLECTED = envbool("STATIC_COLLECTED", "false" if DEBUG else "true")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "config.static.CollectedStorage"
+        if STATIC_COLLECTED
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+# The app serves its own static files through WhiteNoise: hashed names immutable for a year,
+# Brotli or gzip as the browser accepts. Behind nginx (deploy/) the proxy serves STATIC_ROOT
+# at /static/ itself and this may be off (README).
+SERVE_STATIC = envbool("SERVE_STATIC", "true")
+WHITENOISE_USE_FINDERS = not STATIC_COLLECTED
+WHITENOISE_AUTOREFRESH = DEBUG and not STATIC_COLLECTED
+# Plain (unhashed) names, such as the icons a browser asks for by themselves: a day.
+WHITENOISE_MAX_AGE = 0 if DEBUG and not STATIC_COLLECTED else 60 * 60 * 24
+# Pages only ever name the hashed files: the plain copies are neither kept nor compressed.
+WHITENOISE_KEEP_ONLY_HASHED_FILES = True
+if SERVE_STATIC:
+    # First after SecurityMiddleware: a static file skips sessions, CSRF and the page's gzip.
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 # Tables: the clock and its pauses (seconds). Tests set the pauses to 0 and drive the clock.
 # The clock loop runs inside every server process unless TABLES_CLOCK_IN_SERVER is off (then run

@@ -1,9 +1,11 @@
 """A real server and Debian's Chromium for the browser tests.
 
-The server is the project's own ``manage.py runserver`` (Daphne, static files served in DEBUG)
-on a free loopback port, with its own SQLite file and short clock pauses, so whole games play in
-seconds. Playwright drives /usr/bin/chromium; no browser is ever downloaded. Screenshots go to
-``screenshots/`` at the repository root (gitignored; the README names it).
+The server is the project's own ``manage.py runserver`` (Daphne) on a free loopback port, with
+its own SQLite file and short clock pauses, so whole games play in seconds. Static files are
+served as ``bash scripts/run.sh`` serves them: collected with hashed names and Brotli/gzip copies
+(into a scratch STATIC_ROOT) and served by WhiteNoise, immutable. Playwright drives
+/usr/bin/chromium; no browser is ever downloaded. Screenshots go to ``screenshots/`` at the
+repository root (gitignored; the README names it).
 """
 
 from __future__ import annotations
@@ -44,12 +46,19 @@ def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]
     }
     env.pop("REDIS_URL", None)
     env.pop("PUBLIC_URL", None)
+    env["STATIC_COLLECTED"] = "true"
+    env["STATIC_ROOT"] = str(db_path.parent / "static")
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
     )
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env,
+        check=True,
+    )
     log = open(db_path.with_suffix(".log"), "w")  # noqa: SIM115 (closed below)
     server = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+        # --nostatic: WhiteNoise serves the static files, as with scripts/run.sh.
+        [sys.executable, "manage.py", "runserver", "--noreload", "--nostatic", f"127.0.0.1:{port}"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     try:
