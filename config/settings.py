@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from config.channel_layers import channel_layers
@@ -112,6 +113,36 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# Content Security Policy (django-csp; config/security.py adds this host's ws:// or wss:// to
+# connect-src). Scripts and styles only from files of this site: no inline script, no eval,
+# no inline style. htmx's own <style> for request indicators is turned off and its eval is off
+# (templates/base.html, htmx-config meta); scripts that move elements set element.style
+# properties through the DOM, which CSP allows. Inline JSON data blocks are not scripts.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        "manifest-src": [SELF],
+        "form-action": [SELF],
+        "base-uri": [SELF],
+        "object-src": [NONE],
+        "frame-ancestors": [NONE],
+    },
+}
+# Browser features this app may use: the share sheet and the clipboard (join links), sound
+# for "your turn" (autoplay); everything else off. Vibration ("your turn" on a phone) is not
+# a policy-controlled feature: browsers allow it after a tap, and an unknown name in this
+# header is an error in the console, so it is not listed.
+PERMISSIONS_POLICY = ", ".join([
+    "accelerometer=()", "autoplay=(self)", "camera=()", "clipboard-write=(self)",
+    "display-capture=()", "fullscreen=()", "geolocation=()", "gyroscope=()",
+    "magnetometer=()", "microphone=()", "midi=()", "payment=()", "usb=()",
+    "web-share=(self)",
+])
 # The address join links and QR codes point at (e.g. https://poker.example.org); by default the
 # host the request came to.
 PUBLIC_URL = os.environ.get("PUBLIC_URL", "").rstrip("/")
@@ -138,6 +169,9 @@ MIDDLEWARE = [
     # Pages gzipped for browsers that accept it (all do): a table's page, 13 to 20 KB of HTML,
     # is 3.6 to 4.5 KB on the wire. Django pads each response with random bytes against BREACH.
     "django.middleware.gzip.GZipMiddleware",
+    # After WhiteNoise: static files go without these headers, pages with them.
+    "config.security.ContentSecurityPolicyMiddleware",
+    "config.security.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
