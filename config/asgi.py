@@ -22,7 +22,6 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.conf import settings  # noqa: E402
-from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from tables import clock  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
@@ -60,11 +59,8 @@ gc.set_threshold(50_000, 20, 50)
 application = ClockStarter(
     ProtocolTypeRouter(
         {
-            "http": (
-                ASGIStaticFilesHandler(django_application)
-                if settings.SERVE_STATIC
-                else django_application
-            ),
+            # Static files are served by WhiteNoise's middleware (config/static.py).
+            "http": django_application,
             "websocket": AllowedHostsOriginValidator(
                 SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
             ),

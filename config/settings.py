@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from config.channel_layers import channel_layers
@@ -81,10 +82,67 @@ for _origin in CSRF_TRUSTED_ORIGINS:
         raise ImproperlyConfigured(
             f"CSRF_TRUSTED_ORIGINS entries start with https://, not {_origin!r}"
         )
-# Behind a proxy that terminates TLS and sets X-Forwarded-Proto / X-Forwarded-For (see README).
+# Behind a proxy that terminates TLS and sets X-Forwarded-Proto / X-Forwarded-For (see README):
+# a request is secure when the proxy says it came over HTTPS.
 BEHIND_PROXY = envbool("BEHIND_PROXY", "false")
 if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# HTTPS. With DEBUG off the defaults are the safe ones: plain-HTTP requests are redirected to
+# HTTPS, browsers are told to use HTTPS only for a year (HSTS), and cookies travel over HTTPS
+# only. The laptop default (DEBUG on, http://127.0.0.1:8000) keeps them off.
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "false" if DEBUG else "true")
+# Health checks and metrics are fetched by the machine's own monitors over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
+SECURE_HSTS_SECONDS = envint(
+    "SECURE_HSTS_SECONDS", "0" if DEBUG else str(60 * 60 * 24 * 365), 0, 60 * 60 * 24 * 365 * 2
+)
+# Both reach beyond this site (every subdomain; browsers' built-in lists): only when asked.
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "false")
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "false")
+# `check --deploy` asks for both; this app cannot know whether every subdomain serves HTTPS or
+# whether a listing in browsers (hard to undo) is wanted, so the operator decides and the check
+# stays quiet about the choice. Every other deploy warning still counts.
+SILENCED_SYSTEM_CHECKS = ["security.W005", "security.W021"]
+SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", "false" if DEBUG else "true")
+CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", "false" if DEBUG else "true")
+# No script reads either cookie: pages carry the CSRF token in the markup (hx-headers, forms).
+SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_HTTPONLY = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# Content Security Policy (django-csp; config/security.py adds this host's ws:// or wss:// to
+# connect-src). Scripts and styles only from files of this site: no inline script, no eval,
+# no inline style. htmx's own <style> for request indicators is turned off and its eval is off
+# (templates/base.html, htmx-config meta); scripts that move elements set element.style
+# properties through the DOM, which CSP allows. Inline JSON data blocks are not scripts.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        "manifest-src": [SELF],
+        "form-action": [SELF],
+        "base-uri": [SELF],
+        "object-src": [NONE],
+        "frame-ancestors": [NONE],
+    },
+}
+# Browser features this app may use: the share sheet and the clipboard (join links), sound
+# for "your turn" (autoplay); everything else off. Vibration ("your turn" on a phone) is not
+# a policy-controlled feature: browsers allow it after a tap, and an unknown name in this
+# header is an error in the console, so it is not listed.
+PERMISSIONS_POLICY = ", ".join([
+    "accelerometer=()", "autoplay=(self)", "camera=()", "clipboard-write=(self)",
+    "display-capture=()", "fullscreen=()", "geolocation=()", "gyroscope=()",
+    "magnetometer=()", "microphone=()", "midi=()", "payment=()", "usb=()",
+    "web-share=(self)",
+])
 # The address join links and QR codes point at (e.g. https://poker.example.org); by default the
 # host the request came to.
 PUBLIC_URL = os.environ.get("PUBLIC_URL", "").rstrip("/")
@@ -111,6 +169,9 @@ MIDDLEWARE = [
     # Pages gzipped for browsers that accept it (all do): a table's page, 13 to 20 KB of HTML,
     # is 3.6 to 4.5 KB on the wire. Django pads each response with random bytes against BREACH.
     "django.middleware.gzip.GZipMiddleware",
+    # After WhiteNoise: static files go without these headers, pages with them.
+    "config.security.ContentSecurityPolicyMiddleware",
+    "config.security.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -183,10 +244,33 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
-# The app serves its own static files (fine for a laptop and small sites). Behind a proxy, run
-# `manage.py collectstatic` and let the proxy serve STATIC_ROOT at /static/ instead (README).
-SERVE_STATIC = envbool("SERVE_STATIC", "true" if DEBUG else "false")
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", "") or BASE_DIR / "staticfiles")
+# `manage.py collectstatic` has gathered the files into STATIC_ROOT with hashed names and gzip
+# and Brotli copies (config/static.py): pages name the hashed files, cached for a year. Off, the
+# developer's default, pages name the plain files of static/ and an edit shows at once.
+# scripts/run.sh collects and turns it on.
+STATIC_COLLECTED = envbool("STATIC_COLLECTED", "false" if DEBUG else "true")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "config.static.CollectedStorage"
+        if STATIC_COLLECTED
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+# The app serves its own static files through WhiteNoise: hashed names immutable for a year,
+# Brotli or gzip as the browser accepts. Behind nginx (deploy/) the proxy serves STATIC_ROOT
+# at /static/ itself and this may be off (README).
+SERVE_STATIC = envbool("SERVE_STATIC", "true")
+WHITENOISE_USE_FINDERS = not STATIC_COLLECTED
+WHITENOISE_AUTOREFRESH = DEBUG and not STATIC_COLLECTED
+# Plain (unhashed) names, such as the icons a browser asks for by themselves: a day.
+WHITENOISE_MAX_AGE = 0 if DEBUG and not STATIC_COLLECTED else 60 * 60 * 24
+# Pages only ever name the hashed files: the plain copies are neither kept nor compressed.
+WHITENOISE_KEEP_ONLY_HASHED_FILES = True
+if SERVE_STATIC:
+    # First after SecurityMiddleware: a static file skips sessions, CSRF and the page's gzip.
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 # Tables: the clock and its pauses (seconds). Tests set the pauses to 0 and drive the clock.
 # The clock loop runs inside every server process unless TABLES_CLOCK_IN_SERVER is off (then run
@@ -227,5 +311,3 @@ LOGGING = {
 
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 SESSION_COOKIE_SAMESITE = "Lax"
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG

@@ -19,7 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from engine.export import (
     HAND_SEPARATOR,
@@ -191,7 +191,7 @@ def _exports(access: Access, number: int | None = None) -> list[dict[str, str]]:
 
 
 # ---------------------------------------------------------------------------------- pages
-@require_GET
+@require_safe
 def hand_list(request: HttpRequest, code: str) -> HttpResponse:
     access = _access(request, code)
     if isinstance(access, HttpResponse):
@@ -216,7 +216,7 @@ def hand_list(request: HttpRequest, code: str) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def hand_page(request: HttpRequest, code: str, number: int) -> HttpResponse:
     access = _access(request, code)
     if isinstance(access, HttpResponse):
@@ -286,7 +286,7 @@ def _one(access: Access, number: int) -> tuple[Hand, EngineHand]:
     return row, _engine_hand(row)
 
 
-@require_GET
+@require_safe
 def hand_pokerstars(request: HttpRequest, code: str, number: int) -> HttpResponse:
     access = _access(request, code)
     if isinstance(access, HttpResponse):
@@ -296,7 +296,7 @@ def hand_pokerstars(request: HttpRequest, code: str, number: int) -> HttpRespons
     return _download(text, f"holdem-{access.table.code}-hand-{row.number}.txt", "text/plain")
 
 
-@require_GET
+@require_safe
 def hand_phh(request: HttpRequest, code: str, number: int) -> HttpResponse:
     access = _access(request, code)
     if isinstance(access, HttpResponse):
@@ -310,7 +310,7 @@ def _all(access: Access) -> list[tuple[Hand, EngineHand]]:
     return [(row, _engine_hand(row)) for row in viewable_hands(access).order_by("number")]
 
 
-@require_GET
+@require_safe
 def game_pokerstars(request: HttpRequest, code: str) -> HttpResponse:
     access = _access(request, code)
     if isinstance(access, HttpResponse):
@@ -323,7 +323,7 @@ def game_pokerstars(request: HttpRequest, code: str) -> HttpResponse:
     return _download(text, f"holdem-{access.table.code}.txt", "text/plain")
 
 
-@require_GET
+@require_safe
 def game_phh(request: HttpRequest, code: str) -> HttpResponse:
     access = _access(request, code)
     if isinstance(access, HttpResponse):
@@ -336,7 +336,7 @@ def game_phh(request: HttpRequest, code: str) -> HttpResponse:
     return _download(text, f"holdem-{access.table.code}.phhs", "text/plain")
 
 
-@require_GET
+@require_safe
 def results_csv(request: HttpRequest, code: str) -> HttpResponse:
     access = _access(request, code)
     if isinstance(access, HttpResponse):

@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh
 from django_htmx.middleware import HtmxDetails
 
@@ -118,7 +118,7 @@ def _after(
 
 
 # ---------------------------------------------------------------------------------- pages
-@require_GET
+@require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
     template = select_template(["pages/home.html", "tables/home.html"])
     hashes = set(_hashes(request))
@@ -131,7 +131,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     return HttpResponse(template.render(context, request))
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def create(request: HtmxHttpRequest) -> HttpResponse:
     mode = request.POST.get("mode") or request.GET.get("mode") or Table.Mode.FRIENDS
     if mode not in Table.Mode.values:
@@ -153,7 +153,7 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "tables/create.html", {"form": form, "mode": mode})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def join_by_code(request: HtmxHttpRequest) -> HttpResponse:
     form = JoinCodeForm(request.POST or request.GET or None)
     if form.is_bound and form.is_valid():
@@ -170,7 +170,7 @@ def join_by_code(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "tables/join.html", {"form": form})
 
 
-@require_GET
+@require_safe
 def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     found = _find(request, code)
     if isinstance(found, HttpResponse):
@@ -185,7 +185,7 @@ def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return render(request, "tables/table.html", context)
 
 
-@require_GET
+@require_safe
 def frame(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The table's fragment alone (for a refresh without the websocket)."""
     found = _find(request, code)

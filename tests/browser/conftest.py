@@ -1,9 +1,11 @@
 """A real server and Debian's Chromium for the browser tests.
 
-The server is the project's own ``manage.py runserver`` (Daphne, static files served in DEBUG)
-on a free loopback port, with its own SQLite file and short clock pauses, so whole games play in
-seconds. Playwright drives /usr/bin/chromium; no browser is ever downloaded. Screenshots go to
-``screenshots/`` at the repository root (gitignored; the README names it).
+The server is the project's own ``manage.py runserver`` (Daphne) on a free loopback port, with
+its own SQLite file and short clock pauses, so whole games play in seconds. Static files are
+served as ``bash scripts/run.sh`` serves them: collected with hashed names and Brotli/gzip copies
+(into a scratch STATIC_ROOT) and served by WhiteNoise, immutable. Playwright drives
+/usr/bin/chromium; no browser is ever downloaded. Screenshots go to ``screenshots/`` at the
+repository root (gitignored; the README names it).
 """
 
 from __future__ import annotations
@@ -44,12 +46,19 @@ def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]
     }
     env.pop("REDIS_URL", None)
     env.pop("PUBLIC_URL", None)
+    env["STATIC_COLLECTED"] = "true"
+    env["STATIC_ROOT"] = str(db_path.parent / "static")
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
     )
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env,
+        check=True,
+    )
     log = open(db_path.with_suffix(".log"), "w")  # noqa: SIM115 (closed below)
     server = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+        # --nostatic: WhiteNoise serves the static files, as with scripts/run.sh.
+        [sys.executable, "manage.py", "runserver", "--noreload", "--nostatic", f"127.0.0.1:{port}"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     try:
@@ -85,9 +94,34 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+# Every page reports what the Content Security Policy refused (the securitypolicyviolation
+# event) to the console, where the fixture below collects it with Chromium's own CSP messages.
+_CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  console.error("CSP violation: " + e.violatedDirective + " blocked " +
+                (e.blockedURI || "inline") + " at " + e.sourceFile + ":" + e.lineNumber);
+});
+"""
+
+
+def csp_violations_in(message: Any) -> bool:
+    text = message.text
+    return text.startswith("CSP violation:") or "Content Security Policy" in text
+
+
 @pytest.fixture
-def new_phone(browser: Any) -> Iterator[Any]:
-    """A fresh phone (its own cookies and storage) at 390x844; closed after the test."""
+def csp_violations() -> list[str]:
+    """What the policy refused on every page of the test (the test fails if any)."""
+    return []
+
+
+@pytest.fixture
+def new_phone(browser: Any, csp_violations: list[str]) -> Iterator[Any]:
+    """A fresh phone (its own cookies and storage) at 390x844; closed after the test.
+
+    The pages run with the app's Content Security Policy on; any violation a page reports
+    fails the test when it ends.
+    """
     contexts: list[Any] = []
 
     def make(color_scheme: str = "light") -> Any:
@@ -96,6 +130,10 @@ def new_phone(browser: Any) -> Iterator[Any]:
             has_touch=True, is_mobile=True, locale="en-GB",
         )
         context.set_default_timeout(20_000)
+        context.add_init_script(_CSP_LISTENER)
+        context.on("console", lambda message: csp_violations.append(
+            f"{message.page.url if message.page else '?'}: {message.text}"
+        ) if csp_violations_in(message) else None)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda exc: JS_ERRORS.append(f"{page.url}: {exc}"))
@@ -104,3 +142,4 @@ def new_phone(browser: Any) -> Iterator[Any]:
     yield make
     for context in contexts:
         context.close()
+    assert not csp_violations, "Content Security Policy violations:\n" + "\n".join(csp_violations)

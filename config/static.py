@@ -1,0 +1,47 @@
+"""Static files: hashed names, gzip and Brotli copies, served for a year as immutable.
+
+``manage.py collectstatic`` copies static/ (and the packages' files) into STATIC_ROOT under
+names carrying a hash of their content (``css/app.3f2a9c1b7d4e.css``), next to ``.gz`` and
+``.br`` copies, and writes a manifest from plain names to hashed ones. Pages name the hashed
+files, so a phone caches each one for good (WhiteNoise and the nginx configuration in deploy/
+say "immutable, a year") and a new deploy is a new name: no phone keeps running an old script
+against a new server.
+
+With STATIC_COLLECTED off (the developer's default) pages name the plain files, served
+straight from static/ and re-read on every request, so an edit shows at once.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from whitenoise.storage import CompressedManifestStaticFilesStorage
+
+log = logging.getLogger("tables.static")
+
+
+class CollectedStorage(CompressedManifestStaticFilesStorage):  # type: ignore[misc]
+    """Hashed names from the manifest, with DEBUG on too (`bash scripts/run.sh` collects)."""
+
+    # Also names the hashed icons inside the web app manifest, so they cache for good too.
+    patterns = (
+        *CompressedManifestStaticFilesStorage.patterns,
+        ("*.webmanifest", ((r'''(?P<matched>"src":\s*"(?P<url>[^"]+)")''', '"src": "%(url)s"'),)),
+    )
+    manifest_strict = False
+    _warned = False
+
+    def url(self, name: str | None, force: bool = False) -> str:
+        return str(super().url(name, force=True))
+
+    def stored_name(self, name: str) -> str:
+        try:
+            return str(super().stored_name(name))
+        except ValueError:
+            # Not collected (collectstatic has not run since the file appeared): the plain
+            # name still works where the files are served from static/, and a page is better
+            # than an error. Said once, for the operator.
+            if not CollectedStorage._warned:
+                CollectedStorage._warned = True
+                log.warning("static file %s is not collected: run manage.py collectstatic", name)
+            return name

@@ -1,0 +1,120 @@
+"""Bytes a phone downloads for a table's page: first visit (empty cache) and a repeat visit.
+
+Counted by Chromium itself (DevTools' Network domain: every response's encodedDataLength, i.e.
+the bytes on the wire, headers included) with its HTTP cache on, as a phone keeps it. Static
+files have hashed names and are cached as immutable, so the repeat visit downloads the page
+alone. Websocket frames are counted apart: they are the live game, not the page.
+The figures are printed (run with -s) and reported in benchmarks/README.md "Page weight".
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer
+
+pytestmark = BROWSER
+
+FIRST_VISIT_LIMIT = 60 * 1024
+REPEAT_VISIT_LIMIT = 6 * 1024
+
+
+@dataclass
+class Transfer:
+    urls: dict[str, str] = field(default_factory=dict)
+    bytes_by_url: dict[str, int] = field(default_factory=dict)
+    cached: list[str] = field(default_factory=list)
+    websocket_payload: int = 0
+
+    @property
+    def total(self) -> int:
+        return sum(self.bytes_by_url.values())
+
+    def table(self) -> str:
+        rows = sorted(self.bytes_by_url.items(), key=lambda item: -item[1])
+        return "\n".join(f"{size:>7} {url}" for url, size in rows)
+
+
+def _visit(page: Any, url: str) -> Transfer:
+    """Load ``url`` in ``page`` and count what came over the network until it settled."""
+    seen = Transfer()
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+
+    def response(event: dict[str, Any]) -> None:
+        seen.urls[event["requestId"]] = event["response"]["url"]
+        if event["response"].get("fromDiskCache") or event["response"].get("fromPrefetchCache"):
+            seen.cached.append(event["response"]["url"])
+
+    def finished(event: dict[str, Any]) -> None:
+        url = seen.urls.get(event["requestId"], event["requestId"])
+        seen.bytes_by_url[url] = seen.bytes_by_url.get(url, 0) + int(event["encodedDataLength"])
+
+    def frame(event: dict[str, Any]) -> None:
+        seen.websocket_payload += len(event["response"]["payloadData"].encode())
+
+    cdp.on("Network.responseReceived", response)
+    cdp.on("Network.loadingFinished", finished)
+    cdp.on("Network.webSocketFrameReceived", frame)
+    page.goto(url, wait_until="load")
+    page.get_by_test_id("table-frame").wait_for()
+    page.wait_for_load_state("networkidle")
+    time.sleep(0.5)  # a late icon or manifest request would count too
+    cdp.detach()
+    return seen
+
+
+def _check(first: Transfer, repeat: Transfer, what: str) -> None:
+    print(f"\n{what}: first visit {first.total} bytes, repeat visit {repeat.total} bytes; "
+          f"websocket payload {first.websocket_payload} / {repeat.websocket_payload} bytes")
+    print("first visit:\n" + first.table() + "\nrepeat visit:\n" + repeat.table())
+    assert first.total <= FIRST_VISIT_LIMIT, first.table()
+    assert repeat.total <= REPEAT_VISIT_LIMIT, repeat.table()
+    # Not a test of an empty page: the first visit fetched the styles and scripts, by hashed
+    # names, and the repeat visit fetched none of them again.
+    statics = [url for url in first.bytes_by_url if "/static/" in url]
+    assert any(url.endswith(".css") for url in statics) and len(statics) >= 8, statics
+    for url in statics:
+        assert re.search(r"\.[0-9a-f]{12}\.\w+$", url), url
+    again = [url for url, size in repeat.bytes_by_url.items() if "/static/" in url and size]
+    assert not again, repeat.table()  # served from the cache: 0 bytes
+
+
+def test_a_phone_opening_a_join_link_downloads_little_and_less_the_second_time(
+    app_server: LiveServer, new_phone: Any
+) -> None:
+    host = new_phone()
+    host.goto(app_server.url + "/new/")
+    host.fill("input[name=name]", "Asha")
+    host.get_by_test_id("create-submit").click()
+    host.get_by_test_id("start-game").wait_for()
+    link = host.locator("#join-link").get_attribute("href")
+    assert link
+
+    friend = new_phone()
+    first = _visit(friend, link)
+    repeat = _visit(friend.context.new_page(), link)
+    _check(first, repeat, "join link (lobby)")
+    assert not JS_ERRORS, JS_ERRORS
+
+
+def test_a_player_reopening_the_table_mid_hand_downloads_little(
+    app_server: LiveServer, new_phone: Any
+) -> None:
+    phone = new_phone()
+    phone.goto(app_server.url + "/new/?mode=computer")
+    phone.fill("input[name=name]", "Bikash")
+    phone.get_by_test_id("create-submit").click()
+    phone.get_by_test_id("action-bar").wait_for()
+    table = phone.url
+    # The phone holds its seat (cookie) but nothing of the page in its cache: a first visit.
+    cdp = phone.context.new_cdp_session(phone)
+    cdp.send("Network.clearBrowserCache")
+    cdp.detach()
+    first = _visit(phone.context.new_page(), table)
+    repeat = _visit(phone.context.new_page(), table)
+    _check(first, repeat, "table mid-hand")
+    assert not JS_ERRORS, JS_ERRORS
