@@ -27,9 +27,9 @@ from django.utils.translation import gettext_lazy
 from engine.export import SPECTATOR, HandMeta, pokerstars_hand
 from engine.history import replay
 from engine.views import visible_events
-from tables import moderation
+from tables import chat, moderation
 from tables.describe import describe
-from tables.models import NAME_MAX, Hand, ModerationAction, Seat, Table
+from tables.models import NAME_MAX, ChatMessage, Hand, ModerationAction, Seat, Table
 from tables.services import Refused
 
 if TYPE_CHECKING:
@@ -38,9 +38,10 @@ if TYPE_CHECKING:
     LogAdminBase = admin.ModelAdmin[ModerationAction]
     SeatInlineBase = admin.TabularInline[Seat, Table]
     LogInlineBase = admin.TabularInline[ModerationAction, Table]
+    ChatInlineBase = admin.TabularInline[ChatMessage, Table]
 else:
     TableAdminBase = HandAdminBase = LogAdminBase = admin.ModelAdmin
-    SeatInlineBase = LogInlineBase = admin.TabularInline
+    SeatInlineBase = LogInlineBase = ChatInlineBase = admin.TabularInline
 
 CLOSE_HELP = gettext_lazy(
     "Closing ends the game at once and every phone at the table shows that a moderator closed "
@@ -108,7 +109,43 @@ class ModerationInline(LogInlineBase):
         return describe_action(action)
 
 
+class ChatInline(ChatInlineBase):
+    """The table's talk, newest first, each line with what staff can do about it."""
+
+    model = ChatMessage
+    extra = 0
+    can_delete = False
+    fields = ("at", "position", "name", "said", "deleted", "moderate")
+    readonly_fields = fields
+    ordering = ("-at", "-id")
+    verbose_name_plural = gettext_lazy("Table talk")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description=gettext_lazy("Said"))
+    def said(self, message: ChatMessage) -> str:
+        if message.reaction:
+            emoji, label = chat.REACTIONS.get(message.reaction, ("", message.reaction))
+            return f"{emoji} {label}"
+        return message.text  # escaped by the admin's template
+
+    @admin.display(description=gettext_lazy("Moderate"))
+    def moderate(self, message: ChatMessage) -> str:
+        base = f"admin:{Table._meta.app_label}_table"
+        links = []
+        if not message.deleted:
+            links.append((reverse(f"{base}_chat_delete", args=[message.table_id, message.pk]),
+                           _("Delete")))
+        links.append((reverse(f"{base}_chat_mute", args=[message.table_id, message.position]),
+                      _("Mute this person at the table")))
+        return format_html_join(" · ", '<a href="{}">{}</a>', links)
+
+
 def describe_action(action: ModerationAction) -> str:
+    said = chat.describe_action(action)
+    if said is not None:
+        return said
     label = str(moderation.ACTION_LABELS.get(action.action, action.action))
     detail = action.detail or {}
     if action.action == moderation.RENAME:
@@ -139,7 +176,7 @@ class TableAdmin(TableAdminBase):
         "hands_link",
     )
     readonly_fields = fields
-    inlines = (SeatInline, ModerationInline)
+    inlines = (SeatInline, ChatInline, ModerationInline)
     actions = ("close_tables", "pause_clocks", "resume_clocks")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Table]:
@@ -220,6 +257,10 @@ class TableAdmin(TableAdminBase):
                  name=f"{base}_remove"),
             path("<int:table_id>/seats/<int:position>/rename/", wrap(self.rename_view),
                  name=f"{base}_rename"),
+            path("<int:table_id>/chat/<int:message_id>/delete/", wrap(self.chat_delete_view),
+                 name=f"{base}_chat_delete"),
+            path("<int:table_id>/chat/mute/<int:position>/", wrap(self.chat_mute_view),
+                 name=f"{base}_chat_mute"),
         ]
         return own + super().get_urls()
 
@@ -326,6 +367,44 @@ class TableAdmin(TableAdminBase):
         help_text = _("The new name shows at the table at once and in the table's histories.")
         return answer or self._form_page(
             request, table, _("Rename %(name)s") % {"name": seat.name}, form, help_text, seat,
+        )
+
+    def chat_delete_view(
+        self, request: HttpRequest, table_id: int, message_id: int
+    ) -> HttpResponse:
+        table = self._moderated(request, table_id)
+        message = get_object_or_404(ChatMessage, table=table, pk=message_id)
+        form = ReasonForm(request.POST if request.method == "POST" else None)
+        answer = self._run(
+            request, table, form,
+            lambda data: chat.delete_message(message.pk, request.user, data["reason"]),
+            _("The message was deleted."),
+        )
+        help_text = _(
+            "The message disappears from every phone at the table at once. It stays in the "
+            "moderation log with your reason."
+        )
+        title = _("Delete %(name)s's message: “%(text)s”") % {
+            "name": message.name, "text": message.text or message.reaction,
+        }
+        return answer or self._form_page(request, table, title, form, help_text)
+
+    def chat_mute_view(self, request: HttpRequest, table_id: int, position: int) -> HttpResponse:
+        table = self._moderated(request, table_id)
+        seat = get_object_or_404(Seat, table=table, position=position)
+        form = ReasonForm(request.POST if request.method == "POST" else None)
+        answer = self._run(
+            request, table, form,
+            lambda data: chat.mute_person(table.pk, position, request.user, data["reason"]),
+            _("%(name)s can no longer talk at this table.") % {"name": seat.name},
+        )
+        help_text = _(
+            "Whatever this person sends to the table's talk is refused from now on; they can "
+            "still play."
+        )
+        return answer or self._form_page(
+            request, table, _("Mute %(name)s at this table") % {"name": seat.name}, form,
+            help_text, seat,
         )
 
     # ------------------------------------------------------------------ bulk actions

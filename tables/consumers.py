@@ -35,7 +35,7 @@ from django.conf import settings
 from django.utils.translation import activate
 from django.utils.translation import gettext as _
 
-from tables import claims, codes, ratelimit, services
+from tables import chat, claims, codes, ratelimit, services
 from tables.frames import (
     FrameOptions,
     Notice,
@@ -54,7 +54,7 @@ from tables.frames import (
 )
 from tables.langs import language_from_scope, speaking
 from tables.models import Table
-from tables.protocol import BadMessage, Message, parse
+from tables.protocol import TALK_TYPES, BadMessage, Message, parse
 
 log = logging.getLogger(__name__)
 
@@ -179,6 +179,10 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
             snapshot = await shared_snapshot(self.table_id, version)
         await self.send_view(snapshot=snapshot)
 
+    async def chat_event(self, event: dict[str, Any]) -> None:  # hook(issue-17): table talk
+        with speaking(self.language):
+            await chat.deliver(self, event)
+
     # ------------------------------------------------------------------ from the phone
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.table_id is None:
@@ -189,9 +193,11 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
             with speaking(self.language):
                 await self.send_notice(error_notice(exc.code, exc.message))
             return
-        handler = getattr(self, f"on_{message.type}")
         with speaking(self.language):
-            await handler(message)
+            if message.type in TALK_TYPES:  # hook(issue-17): talk never touches the table
+                await chat.receive(self, message)
+                return
+            await getattr(self, f"on_{message.type}")(message)
 
     async def on_action(self, message: Message) -> None:
         assert self.table_id is not None
