@@ -56,6 +56,17 @@ REACTIONS: dict[str, tuple[str, Any]] = {
     "hurry": ("⏳", gettext_lazy("Your move!")),
 }
 
+# Lines of the table's log said in the drawer among the talk (the host paused, a friend took
+# a computer's seat...), each in the language of the phone that shows it.
+EVENTS: dict[str, Any] = {
+    "paused": gettext_lazy("%(name)s paused the game."),
+    "resumed": gettext_lazy("%(name)s resumed the game."),
+    "ended": gettext_lazy("%(name)s ended the game."),
+    "computer": gettext_lazy("%(name)s let the computer play for %(other)s."),
+    "host": gettext_lazy("%(name)s made %(other)s the host."),
+    "took_over": gettext_lazy("%(name)s took over the seat of %(other)s."),
+}
+
 BURST = 5  # messages a phone may send at once...
 EVERY = 2.0  # ...and then one every this many seconds
 HISTORY = 50  # lines sent to a phone when it connects
@@ -130,16 +141,39 @@ class Line:
     name: str
     text: str
     reaction: str
+    event: str = ""  # a line of the table's log (``EVENTS``)
+    other: str = ""  # the other name it mentions
 
     def to_event(self) -> dict[str, Any]:
         return {
             "type": "chat.event", "kind": "line", "id": self.id, "seat": self.seat,
             "name": self.name, "text": self.text, "reaction": self.reaction,
+            "event": self.event, "other": self.other,
         }
 
     @classmethod
     def of(cls, message: ChatMessage) -> Line:
-        return cls(message.pk, message.position, message.name, message.text, message.reaction)
+        other = str((message.detail or {}).get("other", ""))
+        return cls(
+            message.pk, message.position, message.name, message.text, message.reaction,
+            message.event, other,
+        )
+
+    def said(self) -> str:
+        """A log line's sentence in the active language."""
+        return str(EVENTS[self.event]) % {"name": self.name, "other": self.other}
+
+
+def log_event(table_id: int, position: int, name: str, event: str, other: str = "") -> Line:
+    """Write a line of the table's log (inside the change that made it: kept if and only if it
+    happened) and tell every phone once the transaction commits."""
+    message = ChatMessage.objects.create(
+        table_id=table_id, position=position, name=name, event=event,
+        detail={"other": other} if other else {},
+    )
+    line = Line.of(message)
+    transaction.on_commit(lambda: _announce(table_id, line.to_event()))
+    return line
 
 
 def talk_of(table_id: int) -> TableTalk:
@@ -169,7 +203,7 @@ def recent(table_id: int, muted: Iterable[int] = ()) -> list[Line]:
     """The table's last lines, oldest first, without deleted ones or muted seats'."""
     rows = (
         ChatMessage.objects.filter(table_id=table_id, deleted=False)
-        .exclude(position__in=list(muted)).order_by("-at", "-id")[:HISTORY]
+        .exclude(position__in=list(muted), event="").order_by("-at", "-id")[:HISTORY]
     )
     return [Line.of(m) for m in reversed(list(rows))]
 
@@ -186,8 +220,10 @@ def line_html(line: Line, language: str) -> str:
     if html is None:
         emoji, label = REACTIONS.get(line.reaction, ("", ""))
         with override(language):
+            said = line.said() if line.event in EVENTS else ""
             html = render_to_string(
-                "tables/_chat_line.html", {"line": line, "emoji": emoji, "label": str(label)}
+                "tables/_chat_line.html",
+                {"line": line, "emoji": emoji, "label": str(label), "said": said},
             )
         _lines[key] = html
         while len(_lines) > _LINES_KEPT:
@@ -395,15 +431,23 @@ async def deliver(consumer: TableConsumer, event: dict[str, Any]) -> None:
     if kind == "line":
         line = Line(
             int(event["id"]), int(event["seat"]), str(event["name"]), str(event["text"]),
-            str(event["reaction"]),
+            str(event["reaction"]), str(event.get("event", "")), str(event.get("other", "")),
         )
-        if line.seat in getattr(consumer, "chat_muted", ()):
+        if not line.event and line.seat in getattr(consumer, "chat_muted", ()):
             return
         await consumer.send(text_data=appended(line, consumer.language))
     elif kind == "deleted":
         await consumer.send(
             text_data=f'<li id="chat-{int(event["id"])}" hx-swap-oob="delete"></li>'
         )
+    elif kind == "refresh":  # the host changed: this phone's state drawn again
+        snapshot = await consumer._snapshot()
+        if snapshot is None:
+            return
+        talk = await database_sync_to_async(talk_of)(snapshot.id)
+        muted = set(getattr(consumer, "chat_muted", set()))
+        mine = snapshot.positions_of(consumer.hashes)
+        await consumer.send(text_data=state_html(snapshot, mine, talk, muted, consumer.language))
     elif kind == "state":
         snapshot = await consumer._snapshot()
         if snapshot is None:

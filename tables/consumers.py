@@ -35,7 +35,7 @@ from django.conf import settings
 from django.utils.translation import activate
 from django.utils.translation import gettext as _
 
-from tables import chat, claims, codes, ratelimit, services
+from tables import chat, claims, codes, host, ratelimit, services
 from tables.frames import (
     FrameOptions,
     Notice,
@@ -196,6 +196,9 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         with speaking(self.language):
             if message.type in TALK_TYPES:  # hook(issue-17): talk never touches the table
                 await chat.receive(self, message)
+                return
+            if message.type == "host":  # hook(issue-17): the host's controls (tables.host)
+                await host.receive(self, message)
                 return
             await getattr(self, f"on_{message.type}")(message)
 

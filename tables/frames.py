@@ -85,6 +85,7 @@ class Snapshot:
     game: Game | None
     created_at: datetime | None = None  # with id and code: which table (ids may be reused)
     paused_left: float | None = None  # while paused: the seconds the deadline gets on resume
+    paused_by: str | None = None  # hook(issue-17): the host who paused (tables.host)
     # The table's row at this version (``ROW_FIELDS``' values), for the write path's
     # conditional update (tables.services.apply_change): never changed, copied before use.
     row: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
@@ -302,6 +303,7 @@ def remember(table: Table, seats: Iterable[Seat], game: Game | None) -> None:
 
 
 def _build(table: Table, seat_rows: list[tuple[Any, ...]], game: Game | None) -> Snapshot:
+    from tables.host import paused_by  # hook(issue-17)
     from tables.moderation import seconds_left_on_resume  # moderation uses the write path
 
     seats = {info.position: info for info in _infos(seat_rows)}
@@ -318,6 +320,7 @@ def _build(table: Table, seat_rows: list[tuple[Any, ...]], game: Game | None) ->
         seats=seats,
         game=game,
         paused_left=seconds_left_on_resume(table) if table.paused else None,
+        paused_by=paused_by(table) if table.paused else None,  # hook(issue-17)
         row=row,
         seat_rows=tuple(sorted(seat_rows, key=lambda row: row[_POSITION_AT])),
     )
@@ -544,6 +547,7 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "to_next_level": view["hands_to_next_level"] if view else None,
         "watching": mode == "watch",
         "paused": snapshot.paused,
+        "paused_by": snapshot.paused_by,  # hook(issue-17)
     }
     center = {
         "board": hand["board"] if hand else [],

@@ -33,12 +33,16 @@ PAUSE = "pause"
 RESUME = "resume"
 REMOVE = "remove_person"
 RENAME = "rename"
+HOST_PAUSE = "host_pause"  # the host paused the game (tables.host): kept here for the resume
+HOST_RESUME = "host_resume"
 ACTION_LABELS = {
     CLOSE: gettext_lazy("Closed the table"),
     PAUSE: gettext_lazy("Paused the clock"),
     RESUME: gettext_lazy("Resumed the clock"),
     REMOVE: gettext_lazy("Removed a person from a seat"),
     RENAME: gettext_lazy("Renamed a player"),
+    HOST_PAUSE: gettext_lazy("The host paused the game"),
+    HOST_RESUME: gettext_lazy("The host resumed the game"),
 }
 MIN_RESUME_SECONDS = 5.0  # a person whose turn was paused gets at least this long on resume
 
@@ -129,10 +133,18 @@ def resume_clock(table_id: int, moderator: User, reason: str = "") -> Moderation
     return apply_change(table_id, mutate)
 
 
+def last_pause(table: Table) -> ModerationAction | None:
+    """The pause that stopped a table's clock: a moderator's or the host's (tables.host)."""
+    return (
+        ModerationAction.objects.filter(table=table, action__in=(PAUSE, HOST_PAUSE))
+        .order_by("-at", "-id").first()
+    )
+
+
 def seconds_left_on_resume(table: Table) -> float:
     """How long the pending deadline of a paused table will run once the clock is resumed
     (what the phones show, frozen, while it is paused)."""
-    paused = ModerationAction.objects.filter(table=table, action=PAUSE).order_by("-at").first()
+    paused = last_pause(table)
     left = paused.detail.get("remaining") if paused else None
     if left is None:
         return MIN_RESUME_SECONDS

@@ -14,6 +14,9 @@ values arrive as strings, so whole numbers may be written as digits in a string)
     {"type": "mute", "seat": 3}       # this phone stops showing what seat 3 says ("unmute")
     {"type": "talk", "on": "0"}       # the host turns table talk off ("1": on again)
     {"type": "chat_history"}          # send me the chat drawer (the last lines) and its state
+    {"type": "host", "do": "pause"}   # the host's controls (tables.host): pause, resume, end,
+    {"type": "host", "do": "computer", "seat": 3}   # computer (an away seat), pass (the role),
+                                      # menu (send me the controls as they stand)
 
 Anything else gets an error frame and changes nothing.
 """
@@ -32,8 +35,9 @@ from engine.actions import ActionKind
 from engine.hand import MAX_CHIPS
 
 TYPES = ("action", "reveal", "hide", "back", "sync", "chat", "react", "mute", "unmute", "talk",
-         "chat_history")
+         "chat_history", "host")
 TALK_TYPES = frozenset(("chat", "react", "mute", "unmute", "talk", "chat_history"))  # tables.chat
+HOST_CONTROLS = ("pause", "resume", "end", "computer", "pass", "menu")  # tables.host
 _ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _DIGITS = re.compile(r"^[0-9]{1,15}$")
 
@@ -56,6 +60,7 @@ class Message:
     text: str = ""  # chat: as typed (checked by tables.chat)
     reaction: str = ""  # react: the reaction's name
     on: bool = True  # talk: on or off
+    do: str = ""  # host: which control
 
 
 def parse(text: str | None, data: bytes | None, max_bytes: int) -> Message:
@@ -75,6 +80,11 @@ def parse(text: str | None, data: bytes | None, max_bytes: int) -> Message:
     seat = _seat(raw.get("seat"))
     if kind_of_message in TALK_TYPES:
         return _talk(kind_of_message, raw, seat)
+    if kind_of_message == "host":
+        do = raw.get("do")
+        if not isinstance(do, str) or do not in HOST_CONTROLS:
+            raise BadMessage("unknown_control", _("Unknown host control."))
+        return Message(type="host", seat=seat, do=do)
     if kind_of_message != "action":
         return Message(type=kind_of_message, seat=seat)
     kind = raw.get("kind")

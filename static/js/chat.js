@@ -87,6 +87,13 @@
     var textEl = li.querySelector("[data-chat-text]");
     var nameEl = li.querySelector(".chat-line__name");
     var text = textEl ? textEl.textContent.trim() : "";
+    if (li.classList.contains("chat-line--event")) {
+      /* A line of the table's log (the host paused...): said once to everyone, no bubble. */
+      if (window.Holdem && Holdem.toast) Holdem.toast(text);
+      if (!panelOpen()) { unread += 1; showUnread(); }
+      if (window.Holdem && Holdem.announce) Holdem.announce(text);
+      return;
+    }
     bubble(seat, text);
     if (!panelOpen()) { unread += 1; showUnread(); }
     else {
