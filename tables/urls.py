@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from tables import views
+from tables import recap, views
 
 app_name = "tables"
 
@@ -22,5 +22,6 @@ urlpatterns = [
     path("t/<str:code>/hide/", views.hide_cards, name="hide"),
     path("t/<str:code>/back/", views.back, name="back"),
     path("t/<str:code>/again/", views.again, name="again"),
+    path("t/<str:code>/recap/", recap.recap_page, name="recap"),  # issue 17
     path("", include("tables.history_urls")),  # hand histories and exports (issue 6)
 ]
