@@ -306,9 +306,16 @@ async def _history(consumer: TableConsumer) -> None:
     )
     consumer.chat_muted = muted
     mine = snapshot.positions_of(consumer.hashes)
+    waiting = ""
+    if snapshot.status == Table.Status.PLAYING:  # the host sees who is still waiting
+        from tables import late
+
+        waiting = await database_sync_to_async(late.fragments)(
+            snapshot.id, consumer.hashes, bool(mine), consumer.language
+        )
     await consumer.send(text_data=drawer(lines, consumer.language) + state_html(
         snapshot, mine, talk, muted, consumer.language
-    ))
+    ) + waiting)
 
 
 def _sender(consumer: TableConsumer, mine: list[int]) -> int:
@@ -440,6 +447,12 @@ async def deliver(consumer: TableConsumer, event: dict[str, Any]) -> None:
         await consumer.send(
             text_data=f'<li id="chat-{int(event["id"])}" hx-swap-oob="delete"></li>'
         )
+    elif kind == "late":  # a late friend asked or was answered: each phone its own part
+        from tables import late  # (late writes the table's log through this module)
+
+        snapshot = await consumer._snapshot()
+        seated = bool(snapshot is not None and snapshot.positions_of(consumer.hashes))
+        await late.deliver(consumer, seated)
     elif kind == "refresh":  # the host changed: this phone's state drawn again
         snapshot = await consumer._snapshot()
         if snapshot is None:

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from engine.actions import ActionError
-from tables import computer, frames
+from tables import computer, frames, late
 from tables.models import Table
 from tables.services import Busy, Change, apply_change, deal, write_then_notify
 
@@ -70,6 +70,7 @@ def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
         kind = current.deadline_kind
         game = change.game
         if kind == Table.Deadline.NEXT_HAND:
+            late.seat_waiting(change)  # hook(issue-17): friends who arrived late sit down
             deal(change)
             return True
         hand = game.hand

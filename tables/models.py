@@ -289,3 +289,41 @@ class ChatMute(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} muted at {self.table_id}"
+
+
+# ---------------------------------------------------------------------------------- late arrivals
+class SeatRequest(models.Model):
+    """A friend who arrived after the start asks for a computer player's seat (tables.late)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for the host")
+        APPROVED = "approved", _("Sits down at the next hand")
+        REFUSED = "refused", _("Refused by the host")
+        SEATED = "seated", _("Seated")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_requests")
+    name = models.CharField(max_length=NAME_MAX)
+    claim_hash = models.CharField(max_length=64, db_index=True)  # the seat's claim once seated
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    at = models.DateTimeField(default=timezone.now)
+    position = models.PositiveSmallIntegerField(null=True, blank=True)  # the seat taken
+    took_over = models.CharField(max_length=NAME_MAX, blank=True)  # the computer's name
+    first_hand = models.PositiveIntegerField(null=True, blank=True)  # the first hand played
+
+    class Meta:
+        ordering = ["table", "at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.status})"
+
+
+class LateSeats(models.Model):
+    """The host's standing answer for a game: anyone may take a computer's seat."""
+
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, primary_key=True, related_name="late_seats"
+    )
+    open = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"late seats {'open' if self.open else 'by request'} at {self.table_id}"

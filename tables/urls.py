@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from tables import recap, views
+from tables import late, recap, views
 
 app_name = "tables"
 
@@ -23,5 +23,7 @@ urlpatterns = [
     path("t/<str:code>/back/", views.back, name="back"),
     path("t/<str:code>/again/", views.again, name="again"),
     path("t/<str:code>/recap/", recap.recap_page, name="recap"),  # issue 17
+    path("t/<str:code>/late/", late.ask, name="late"),
+    path("t/<str:code>/late/<int:request_id>/", late.reply, name="late_answer"),
     path("", include("tables.history_urls")),  # hand histories and exports (issue 6)
 ]
