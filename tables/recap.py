@@ -27,7 +27,7 @@ from engine.game import STARTING_STACK
 from engine.history import replay
 from tables import codes, computer
 from tables.history_views import _access
-from tables.models import Hand, Level, Seat, Table
+from tables.models import Hand, Level, Seat, SeatRequest, Table
 
 # Line colours and dash patterns: told apart by more than colour (and named in the legend).
 COLOURS = ("#e4572e", "#2e86ab", "#f2b632", "#7bc47f", "#b36ae2", "#f0f0f0")
@@ -45,6 +45,7 @@ class Player:
     colour: str
     dash: str
     chips: list[int] = field(default_factory=list)  # after each hand, from 0 (the start)
+    took_over: str = ""  # a friend who arrived late: the computer player they took over from
 
 
 @dataclass
@@ -87,12 +88,22 @@ def build(table: Table) -> Recap:
     for position, seat in seats.items():
         names.setdefault(position, seat.name)
         computers.setdefault(position, seat.is_computer)
+    took_over = {
+        r.position: r for r in SeatRequest.objects.filter(
+            table=table, status=SeatRequest.Status.SEATED
+        ).order_by("at") if r.position is not None
+    }
     order = sorted(names)
-    players = [
-        Player(seat, names[seat], computers[seat], COLOURS[i % 6], DASHES[i % 6],
-               [STARTING_STACK])
-        for i, seat in enumerate(order)
-    ]
+    players = []
+    for i, position in enumerate(order):
+        player = Player(position, names[position], computers[position], COLOURS[i % 6],
+                        DASHES[i % 6], [STARTING_STACK])
+        request = took_over.get(position)
+        if request is not None:  # the seat's line is one: named after who holds it now
+            player.name, player.computer, player.took_over = request.name, False, (
+                request.took_over
+            )
+        players.append(player)
     biggest: dict[str, Any] | None = None
     best: dict[str, Any] | None = None
     best_value: Any = None

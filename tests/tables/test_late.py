@@ -101,6 +101,8 @@ def test_the_history_says_who_took_over_and_shows_the_friend_only_their_hands() 
     page = client.get(f"/t/{table.code}/hands/{running + 1}/").content.decode()
     request.refresh_from_db()
     assert f"Before this hand, Chandra took over the seat of {request.took_over}." in page
+    recap = client.get(f"/t/{table.code}/recap/").content.decode()
+    assert f"Chandra <span class=\"tag\">took over from {request.took_over}</span>" in recap
 
 
 def test_with_no_computer_seat_the_friend_watches() -> None:
