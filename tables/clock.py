@@ -21,6 +21,7 @@ from django.utils import timezone
 from engine.actions import ActionError
 from tables import cache, computer
 from tables.models import Table
+from tables.write import late
 from tables.write.lobby import deal
 from tables.write.path import Busy, Change, apply_change, write_then_notify
 
@@ -71,6 +72,7 @@ def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
         kind = current.deadline_kind
         game = change.game
         if kind == Table.Deadline.NEXT_HAND:
+            late.seat_waiting(change)  # hook(issue-17): friends who arrived late sit down
             deal(change)
             return True
         hand = game.hand

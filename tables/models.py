@@ -122,15 +122,28 @@ class Table(models.Model):
     def game_settings(self) -> GameSettings:
         return GameSettings(blind_every=self.blind_every, max_hands=self.max_hands)
 
+    def last_pause(self) -> ModerationAction | None:
+        """The pause that stopped this table's clock: a moderator's or the host's."""
+        return (
+            ModerationAction.objects.filter(
+                table=self, action__in=(ModerationAction.PAUSE, ModerationAction.HOST_PAUSE)
+            )
+            .order_by("-at", "-id").first()
+        )
+
+    def paused_by(self) -> str | None:
+        """The host's name when the host paused this table (None: a moderator did, or nobody)."""
+        pause = self.last_pause()
+        if pause is None or pause.action != ModerationAction.HOST_PAUSE:
+            return None
+        return str((pause.detail or {}).get("host") or "") or None
+
     def seconds_left_on_resume(self) -> float:
         """How long the pending deadline of this paused table will run once the clock is
         resumed (what the phones show, frozen, while it is paused): the time it had left when
         it was paused, kept in the moderation log, and at least ``MIN_RESUME_SECONDS`` for a
         person's turn."""
-        paused = (
-            ModerationAction.objects.filter(table=self, action=ModerationAction.PAUSE)
-            .order_by("-at").first()
-        )
+        paused = self.last_pause()
         left = paused.detail.get("remaining") if paused else None
         if left is None:
             return MIN_RESUME_SECONDS
@@ -235,6 +248,7 @@ class ModerationAction(models.Model):
     """Who did what to which table, when and why (the admin issue records every action here)."""
 
     PAUSE = "pause"  # its ``detail["remaining"]``: the seconds the deadline had left
+    HOST_PAUSE = "host_pause"  # the host paused the game (tables.write.host); the same detail
 
     table = models.ForeignKey(
         Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="moderation"
@@ -252,3 +266,97 @@ class ModerationAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} at {self.at:%Y-%m-%d %H:%M}"
+
+
+# ---------------------------------------------------------------------------------- table talk
+# Chat lives beside the table, never in it: no lock, no version, no redraw (tables.chat).
+CHAT_MAX = 200
+
+
+class ChatMessage(models.Model):
+    """A line of table talk or a quick reaction, as the sender typed or picked it."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
+    position = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=NAME_MAX)  # the sender's name when they said it
+    text = models.CharField(max_length=CHAT_MAX, blank=True)
+    reaction = models.CharField(max_length=20, blank=True)  # a name from tables.chat.REACTIONS
+    # A line of the table's log instead (the host paused, a friend took a seat...): its kind
+    # (tables.chat.EVENTS) and the names it mentions, said in each phone's language.
+    event = models.CharField(max_length=20, blank=True)
+    detail = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+    # Deleted by a moderator: kept for the log, never shown to a phone again.
+    deleted = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table", "at", "id"]
+        indexes = [models.Index(fields=["table", "at"], name="chat_by_table_time")]
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.text or self.reaction}"
+
+
+class TableTalk(models.Model):
+    """Whether table talk is on at a table (the host may turn it off), and who said so."""
+
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, primary_key=True, related_name="talk"
+    )
+    off = models.BooleanField(default=False)
+    by = models.CharField(max_length=NAME_MAX, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"talk {'off' if self.off else 'on'} at {self.table_id}"
+
+
+class ChatMute(models.Model):
+    """A person a moderator muted at a table: what they send is refused there."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_mutes")
+    position = models.PositiveSmallIntegerField()
+    claim_hash = models.CharField(max_length=64, blank=True)
+    name = models.CharField(max_length=NAME_MAX)
+    at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.name} muted at {self.table_id}"
+
+
+# ---------------------------------------------------------------------------------- late arrivals
+class SeatRequest(models.Model):
+    """A friend who arrived after the start asks for a computer player's seat (tables.late)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for the host")
+        APPROVED = "approved", _("Sits down at the next hand")
+        REFUSED = "refused", _("Refused by the host")
+        SEATED = "seated", _("Seated")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_requests")
+    name = models.CharField(max_length=NAME_MAX)
+    claim_hash = models.CharField(max_length=64, db_index=True)  # the seat's claim once seated
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    at = models.DateTimeField(default=timezone.now)
+    position = models.PositiveSmallIntegerField(null=True, blank=True)  # the seat taken
+    took_over = models.CharField(max_length=NAME_MAX, blank=True)  # the computer's name
+    first_hand = models.PositiveIntegerField(null=True, blank=True)  # the first hand played
+
+    class Meta:
+        ordering = ["table", "at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.status})"
+
+
+class LateSeats(models.Model):
+    """The host's standing answer for a game: anyone may take a computer's seat."""
+
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, primary_key=True, related_name="late_seats"
+    )
+    open = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"late seats {'open' if self.open else 'by request'} at {self.table_id}"

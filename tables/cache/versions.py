@@ -65,6 +65,7 @@ class Snapshot:
     game: Game | None
     created_at: datetime | None = None  # with id and code: which table (ids may be reused)
     paused_left: float | None = None  # while paused: the seconds the deadline gets on resume
+    paused_by: str | None = None  # the host who paused (None: a moderator, or not paused)
     # The table's row at this version (``ROW_FIELDS``' values), for the write path's
     # conditional update (tables.write.path.apply_change): never changed, copied before use.
     row: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
@@ -296,6 +297,7 @@ def _build(table: Table, seat_rows: list[tuple[Any, ...]], game: Game | None) ->
         seats=seats,
         game=game,
         paused_left=table.seconds_left_on_resume() if table.paused else None,
+        paused_by=table.paused_by() if table.paused else None,
         row=row,
         seat_rows=tuple(sorted(seat_rows, key=lambda row: row[_POSITION_AT])),
     )

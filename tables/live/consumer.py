@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 
 from tables import claims, codes, ratelimit
 from tables.cache import Snapshot, cached_snapshot, derive, load_snapshot
+from tables.live import host, talk
 from tables.live.frames import (
     FrameOptions,
     Notice,
@@ -47,7 +48,7 @@ from tables.live.frames import (
 )
 from tables.live.langs import language_from_scope, speaking
 from tables.live.perspective import PassState, hide, perspective, reveal
-from tables.live.protocol import BadMessage, Message, parse
+from tables.live.protocol import TALK_TYPES, BadMessage, Message, parse
 from tables.models import Table
 from tables.write import path, play
 
@@ -174,6 +175,10 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
             snapshot = await shared_snapshot(self.table_id, version)
         await self.send_view(snapshot=snapshot)
 
+    async def chat_event(self, event: dict[str, Any]) -> None:  # hook(issue-17): table talk
+        with speaking(self.language):
+            await talk.deliver(self, event)
+
     # ------------------------------------------------------------------ from the phone
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.table_id is None:
@@ -184,9 +189,14 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
             with speaking(self.language):
                 await self.send_notice(error_notice(exc.code, exc.message))
             return
-        handler = getattr(self, f"on_{message.type}")
         with speaking(self.language):
-            await handler(message)
+            if message.type in TALK_TYPES:  # hook(issue-17): talk never touches the table
+                await talk.receive(self, message)
+                return
+            if message.type == "host":  # hook(issue-17): the host's controls (tables.live.host)
+                await host.receive(self, message)
+                return
+            await getattr(self, f"on_{message.type}")(message)
 
     async def on_action(self, message: Message) -> None:
         assert self.table_id is not None

@@ -111,6 +111,7 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "to_next_level": view["hands_to_next_level"] if view else None,
         "watching": mode == "watch",
         "paused": snapshot.paused,
+        "paused_by": snapshot.paused_by,
     }
     center = {
         "board": hand["board"] if hand else [],

@@ -9,6 +9,14 @@ values arrive as strings, so whole numbers may be written as digits in a string)
     {"type": "hide"}                  # pass and play: hide my cards again
     {"type": "back"}                  # an away player is back (any other message also counts)
     {"type": "sync"}                  # send me the current view again
+    {"type": "chat", "text": "nice hand"}       # table talk (tables.chat), at most 200 characters
+    {"type": "react", "reaction": "nice_hand"}  # a quick reaction (tables.chat.REACTIONS)
+    {"type": "mute", "seat": 3}       # this phone stops showing what seat 3 says ("unmute")
+    {"type": "talk", "on": "0"}       # the host turns table talk off ("1": on again)
+    {"type": "chat_history"}          # send me the chat drawer (the last lines) and its state
+    {"type": "host", "do": "pause"}   # the host's controls (tables.host): pause, resume, end,
+    {"type": "host", "do": "computer", "seat": 3}   # computer (an away seat), pass (the role),
+                                      # menu (send me the controls as they stand)
 
 Anything else gets an error frame and changes nothing.
 """
@@ -26,7 +34,10 @@ from django.utils.translation import gettext_noop
 from engine.actions import ActionKind
 from engine.hand import MAX_CHIPS
 
-TYPES = ("action", "reveal", "hide", "back", "sync")
+TYPES = ("action", "reveal", "hide", "back", "sync", "chat", "react", "mute", "unmute", "talk",
+         "chat_history", "host")
+TALK_TYPES = frozenset(("chat", "react", "mute", "unmute", "talk", "chat_history"))  # tables.chat
+HOST_CONTROLS = ("pause", "resume", "end", "computer", "pass", "menu")  # tables.host
 _ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _DIGITS = re.compile(r"^[0-9]{1,15}$")
 
@@ -46,6 +57,10 @@ class Message:
     version: int = 0
     action_id: str = ""
     seat: int | None = None
+    text: str = ""  # chat: as typed (checked by tables.chat)
+    reaction: str = ""  # react: the reaction's name
+    on: bool = True  # talk: on or off
+    do: str = ""  # host: which control
 
 
 def parse(text: str | None, data: bytes | None, max_bytes: int) -> Message:
@@ -63,6 +78,13 @@ def parse(text: str | None, data: bytes | None, max_bytes: int) -> Message:
     if kind_of_message not in TYPES:
         raise BadMessage("unknown_type", _("Unknown message type."))
     seat = _seat(raw.get("seat"))
+    if kind_of_message in TALK_TYPES:
+        return _talk(kind_of_message, raw, seat)
+    if kind_of_message == "host":
+        do = raw.get("do")
+        if not isinstance(do, str) or do not in HOST_CONTROLS:
+            raise BadMessage("unknown_control", _("Unknown host control."))
+        return Message(type="host", seat=seat, do=do)
     if kind_of_message != "action":
         return Message(type=kind_of_message, seat=seat)
     kind = raw.get("kind")
@@ -85,6 +107,21 @@ def parse(text: str | None, data: bytes | None, max_bytes: int) -> Message:
     if amount is not None and not 0 < amount <= MAX_CHIPS:
         raise BadMessage("bad_amount", _("The amount must be more than zero and not absurd."))
     return Message("action", kind, amount, version, action_id, seat)
+
+
+def _talk(kind_of_message: str, raw: dict[str, Any], seat: int | None) -> Message:
+    text = raw.get("text", "")
+    if not isinstance(text, str):
+        raise BadMessage("bad_text", _("A chat message must be text."))
+    reaction = raw.get("reaction", "")
+    if not isinstance(reaction, str):
+        raise BadMessage("bad_reaction", _("Unknown reaction."))
+    on = raw.get("on", True)
+    if isinstance(on, str):
+        on = on.strip().lower() not in ("0", "false", "off", "")
+    elif not isinstance(on, bool):
+        raise BadMessage("bad_message", _("A message must be a JSON object with a type."))
+    return Message(type=kind_of_message, seat=seat, text=text, reaction=reaction, on=on)
 
 
 def _whole(value: Any, code: str, message: str) -> int | None:

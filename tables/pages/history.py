@@ -35,6 +35,7 @@ from engine.views import visible_events
 from tables import claims, codes
 from tables.live.describe import describe_events
 from tables.models import FormerClaim, Hand, Seat, Table
+from tables.write import late
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,14 @@ class Access:
     # Seats this session held before a computer player took them over -> the last hand they
     # were dealt there: later hands at that seat were not theirs to see.
     left: dict[int, int] = field(default_factory=dict)
+    # Seats this session took over from a computer player (tables.write.late) -> the first hand it
+    # played there: the computer's hands before were not theirs to see.
+    joined: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def first_hand(self) -> int | None:
+        """The first hand the viewer may open (None: from the first)."""
+        return self.joined.get(self.viewer) if self.viewer is not None else None
 
     @property
     def last_hand(self) -> int | None:
@@ -85,7 +94,11 @@ def _access(request: HttpRequest, code: str) -> Access | HttpResponse:
         found = _seats_held(tables, hashes)
         if found is not None:
             table, seats, left = found
-            return Access(table, _chosen_seat(request, seats), seats, left)
+            joined = {
+                seat: first for seat in seats
+                if (first := late.first_hand(table, seat, hashes)) is not None
+            }
+            return Access(table, _chosen_seat(request, seats), seats, left, joined)
     if request.user.is_authenticated and request.user.is_staff:
         latest = Table.objects.by_code(normal)
         if latest is None:
@@ -134,6 +147,8 @@ def viewable_hands(access: Access) -> QuerySet[Hand]:
     hands = finished_hands(access.table)
     if access.last_hand is not None:
         hands = hands.filter(number__lte=access.last_hand)
+    if access.first_hand is not None:
+        hands = hands.filter(number__gte=access.first_hand)
     return hands
 
 
@@ -266,6 +281,8 @@ def hand_page(request: HttpRequest, code: str, number: int) -> HttpResponse:
             "prev_url": link(before),
             "next_url": link(after),
             "exports": _exports(access, row.number),
+            # A friend who took over a computer's seat just before this hand (issue 17).
+            "took_over": late.took_over_before(table, row.number),
         },
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from tables.pages import views
+from tables.pages import late, recap, views
 
 app_name = "tables"
 
@@ -25,5 +25,8 @@ urlpatterns = [
     path("t/<str:code>/hide/", views.hide_cards, name="hide"),
     path("t/<str:code>/back/", views.back, name="back"),
     path("t/<str:code>/again/", views.again, name="again"),
+    path("t/<str:code>/recap/", recap.recap_page, name="recap"),  # issue 17
+    path("t/<str:code>/late/", late.ask, name="late"),
+    path("t/<str:code>/late/<int:request_id>/", late.reply, name="late_answer"),
     path("", include("tables.pages.history_urls")),  # hand histories and exports (issue 6)
 ]

@@ -34,12 +34,16 @@ PAUSE = ModerationAction.PAUSE
 RESUME = "resume"
 REMOVE = "remove_person"
 RENAME = "rename"
+HOST_PAUSE = ModerationAction.HOST_PAUSE  # the host paused the game (tables.write.host)
+HOST_RESUME = "host_resume"
 ACTION_LABELS = {
     CLOSE: gettext_lazy("Closed the table"),
     PAUSE: gettext_lazy("Paused the clock"),
     RESUME: gettext_lazy("Resumed the clock"),
     REMOVE: gettext_lazy("Removed a person from a seat"),
     RENAME: gettext_lazy("Renamed a player"),
+    HOST_PAUSE: gettext_lazy("The host paused the game"),
+    HOST_RESUME: gettext_lazy("The host resumed the game"),
 }
 
 User = AbstractBaseUser | AnonymousUser | None

@@ -1,12 +1,5 @@
-"""The moderation admin (staff only): tables, their hands, and the log of moderation actions.
-
-Nothing here edits a table directly. Every moderation action goes through
-``tables.write.moderation`` and so through the one write path (locked row, version bump,
-every phone told on commit), and is recorded with who, when, what and why. Raw engine state
-is never shown: a table's state and a hand's record hold the deck, and a hand in progress is
-shown only as a spectator sees it. Finished hands are shown in full (every hole card) as
-PokerStars text.
-"""
+"""The tables in the admin: search, filters, and the moderation actions with their forms
+(close, pause, resume, remove a person, rename, and table talk's delete and mute)."""
 
 from __future__ import annotations
 
@@ -25,12 +18,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from engine.export import SPECTATOR, HandMeta, pokerstars_hand
-from engine.history import replay
-from engine.views import visible_events
-from tables.live.describe import describe
-from tables.models import NAME_MAX, Hand, ModerationAction, Seat, Table
-from tables.write import moderation
+from tables.models import NAME_MAX, ChatMessage, Hand, ModerationAction, Seat, Table
+from tables.write import moderation, talk
 from tables.write.path import Refused
 
 if TYPE_CHECKING:
@@ -39,9 +28,12 @@ if TYPE_CHECKING:
     LogAdminBase = admin.ModelAdmin[ModerationAction]
     SeatInlineBase = admin.TabularInline[Seat, Table]
     LogInlineBase = admin.TabularInline[ModerationAction, Table]
+    ChatInlineBase = admin.TabularInline[ChatMessage, Table]
 else:
     TableAdminBase = HandAdminBase = LogAdminBase = admin.ModelAdmin
-    SeatInlineBase = LogInlineBase = admin.TabularInline
+    SeatInlineBase = LogInlineBase = ChatInlineBase = admin.TabularInline
+
+from tables.admin.log import describe_action
 
 CLOSE_HELP = gettext_lazy(
     "Closing ends the game at once and every phone at the table shows that a moderator closed "
@@ -109,18 +101,37 @@ class ModerationInline(LogInlineBase):
         return describe_action(action)
 
 
-def describe_action(action: ModerationAction) -> str:
-    label = str(moderation.ACTION_LABELS.get(action.action, action.action))
-    detail = action.detail or {}
-    if action.action == moderation.RENAME:
-        return f"{label}: {detail.get('old')} → {detail.get('new')} (seat {detail.get('seat')})"
-    if action.action == moderation.REMOVE:
-        return f"{label}: {detail.get('name')} (seat {detail.get('seat')})"
-    if action.action == moderation.CLOSE and detail.get("cancelled_hand"):
-        return _("%(label)s (hand %(n)s cancelled)") % {
-            "label": label, "n": detail["cancelled_hand"],
-        }
-    return label
+class ChatInline(ChatInlineBase):
+    """The table's talk, newest first, each line with what staff can do about it."""
+
+    model = ChatMessage
+    extra = 0
+    can_delete = False
+    fields = ("at", "position", "name", "said", "deleted", "moderate")
+    readonly_fields = fields
+    ordering = ("-at", "-id")
+    verbose_name_plural = gettext_lazy("Table talk")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description=gettext_lazy("Said"))
+    def said(self, message: ChatMessage) -> str:
+        if message.reaction:
+            emoji, label = talk.REACTIONS.get(message.reaction, ("", message.reaction))
+            return f"{emoji} {label}"
+        return message.text  # escaped by the admin's template
+
+    @admin.display(description=gettext_lazy("Moderate"))
+    def moderate(self, message: ChatMessage) -> str:
+        base = f"admin:{Table._meta.app_label}_table"
+        links = []
+        if not message.deleted:
+            links.append((reverse(f"{base}_chat_delete", args=[message.table_id, message.pk]),
+                           _("Delete")))
+        links.append((reverse(f"{base}_chat_mute", args=[message.table_id, message.position]),
+                      _("Mute this person at the table")))
+        return format_html_join(" · ", '<a href="{}">{}</a>', links)
 
 
 @admin.register(Table)
@@ -140,7 +151,7 @@ class TableAdmin(TableAdminBase):
         "hands_link",
     )
     readonly_fields = fields
-    inlines = (SeatInline, ModerationInline)
+    inlines = (SeatInline, ChatInline, ModerationInline)
     actions = ("close_tables", "pause_clocks", "resume_clocks")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Table]:
@@ -221,6 +232,10 @@ class TableAdmin(TableAdminBase):
                  name=f"{base}_remove"),
             path("<int:table_id>/seats/<int:position>/rename/", wrap(self.rename_view),
                  name=f"{base}_rename"),
+            path("<int:table_id>/chat/<int:message_id>/delete/", wrap(self.chat_delete_view),
+                 name=f"{base}_chat_delete"),
+            path("<int:table_id>/chat/mute/<int:position>/", wrap(self.chat_mute_view),
+                 name=f"{base}_chat_mute"),
         ]
         return own + super().get_urls()
 
@@ -329,6 +344,44 @@ class TableAdmin(TableAdminBase):
             request, table, _("Rename %(name)s") % {"name": seat.name}, form, help_text, seat,
         )
 
+    def chat_delete_view(
+        self, request: HttpRequest, table_id: int, message_id: int
+    ) -> HttpResponse:
+        table = self._moderated(request, table_id)
+        message = get_object_or_404(ChatMessage, table=table, pk=message_id)
+        form = ReasonForm(request.POST if request.method == "POST" else None)
+        answer = self._run(
+            request, table, form,
+            lambda data: talk.delete_message(message.pk, request.user, data["reason"]),
+            _("The message was deleted."),
+        )
+        help_text = _(
+            "The message disappears from every phone at the table at once. It stays in the "
+            "moderation log with your reason."
+        )
+        title = _("Delete %(name)s's message: “%(text)s”") % {
+            "name": message.name, "text": message.text or message.reaction,
+        }
+        return answer or self._form_page(request, table, title, form, help_text)
+
+    def chat_mute_view(self, request: HttpRequest, table_id: int, position: int) -> HttpResponse:
+        table = self._moderated(request, table_id)
+        seat = get_object_or_404(Seat, table=table, position=position)
+        form = ReasonForm(request.POST if request.method == "POST" else None)
+        answer = self._run(
+            request, table, form,
+            lambda data: talk.mute_person(table.pk, position, request.user, data["reason"]),
+            _("%(name)s can no longer talk at this table.") % {"name": seat.name},
+        )
+        help_text = _(
+            "Whatever this person sends to the table's talk is refused from now on; they can "
+            "still play."
+        )
+        return answer or self._form_page(
+            request, table, _("Mute %(name)s at this table") % {"name": seat.name}, form,
+            help_text, seat,
+        )
+
     # ------------------------------------------------------------------ bulk actions
     def _bulk(
         self, request: HttpRequest, queryset: QuerySet[Table], title: str, help_text: str,
@@ -380,98 +433,3 @@ class TableAdmin(TableAdminBase):
     def resume_clocks(self, request: HttpRequest, queryset: QuerySet[Table]) -> Any:
         return self._bulk(request, queryset, _("Resume clocks"), "", moderation.resume_clock,
                           "resume_clocks")
-
-
-@admin.register(Hand)
-class HandAdmin(HandAdminBase):
-    list_display = ("hand_id", "table_code", "number", "started_at", "ended_at", "state")
-    list_filter = ("cancelled", ("ended_at", admin.EmptyFieldListFilter))
-    search_fields = ("table__code", "=id")
-    list_select_related = ("table",)
-    ordering = ("-started_at",)
-    # ``record`` is never shown raw: it holds the deck.
-    fields = ("table", "number", "started_at", "ended_at", "cancelled", "seated", "history")
-    readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def change_view(
-        self, request: HttpRequest, object_id: str, form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        context = {
-            **(extra_context or {}),
-            "show_save": False, "show_save_and_continue": False,
-            "show_save_and_add_another": False, "show_delete": False,
-        }
-        return super().change_view(request, object_id, form_url, context)
-
-    @admin.display(description=gettext_lazy("Hand"), ordering="id")
-    def hand_id(self, hand: Hand) -> str:
-        return f"#{hand.pk}"
-
-    @admin.display(description=gettext_lazy("Table"), ordering="table__code")
-    def table_code(self, hand: Hand) -> str:
-        return hand.table.code
-
-    @admin.display(description=gettext_lazy("State"))
-    def state(self, hand: Hand) -> str:
-        if hand.cancelled:
-            return _("cancelled")
-        return _("finished") if hand.finished else _("in progress")
-
-    @admin.display(description=gettext_lazy("Players at the start"))
-    def seated(self, hand: Hand) -> str:
-        return format_html_join(
-            ", ", "{} ({})", ((p.get("name"), p.get("stack")) for p in hand.players)
-        )
-
-    @admin.display(description=gettext_lazy("History"))
-    def history(self, hand: Hand) -> str:
-        """Finished: the complete record. Otherwise only what a spectator saw (no hole card)."""
-        names = {int(p["seat"]): str(p["name"]) for p in hand.players}
-        played = replay(hand.record)
-        if hand.finished and not hand.cancelled and played.finished:
-            meta = HandMeta(hand.pk, hand.table.code, hand.started_at, hand.table.seat_count)
-            text = pokerstars_hand(played, names, meta, viewer=None)
-            return format_html('<pre class="hand-history">{}</pre>', text)
-
-        def name(seat: int | None) -> str:
-            return names.get(seat, "?") if seat is not None else ""
-
-        lines = [describe(e, name) for e in visible_events(played, SPECTATOR)]
-        note = (
-            _("This hand was cancelled by a moderator; hole cards stay hidden.")
-            if hand.cancelled
-            else _("This hand is still being played: hole cards stay hidden until it ends.")
-        )
-        return format_html(
-            "<p>{}</p><pre>{}</pre>", note, "\n".join(line for line in lines if line)
-        )
-
-
-@admin.register(ModerationAction)
-class ModerationActionAdmin(LogAdminBase):
-    list_display = ("at", "moderator", "table", "what", "reason")
-    list_filter = ("action",)
-    search_fields = ("table__code", "reason", "moderator__username")
-    list_select_related = ("table", "moderator")
-    fields = ("at", "moderator", "table", "what", "reason", "detail")
-    readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # written by the moderation actions only
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False  # the log stays complete
-
-    @admin.display(description=gettext_lazy("What"))
-    def what(self, action: ModerationAction) -> str:
-        return describe_action(action)

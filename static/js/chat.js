@@ -1,0 +1,146 @@
+/* Table talk (tables/chat.py): the drawer's button and unread count, and a bubble at the
+   sender's seat for a few seconds for every new line. Lines arrive as HTML appended to
+   #chat-log by htmx; their text is only ever read and set as text here, never as markup. */
+(function () {
+  "use strict";
+
+  var BUBBLE_MS = 4500;
+  var unread = 0;
+  var bubbles = []; /* {seat, text, until} still showing */
+
+  function chat() { return document.querySelector("[data-chat]"); }
+
+  function panelOpen() {
+    var panel = document.querySelector("[data-chat-panel]");
+    return !!(panel && !panel.hidden);
+  }
+
+  function showUnread() {
+    var badge = document.querySelector("[data-chat-unread]");
+    if (!badge) return;
+    badge.textContent = String(unread);
+    badge.hidden = unread === 0;
+    var toggle = document.querySelector("[data-chat-toggle]");
+    if (toggle) toggle.classList.toggle("chat-toggle--unread", unread > 0);
+  }
+
+  function setOpen(open) {
+    var panel = document.querySelector("[data-chat-panel]");
+    var toggle = document.querySelector("[data-chat-toggle]");
+    if (!panel || !toggle) return;
+    panel.hidden = !open;
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+    if (open) {
+      unread = 0;
+      showUnread();
+      var log = document.getElementById("chat-log");
+      if (log) log.scrollTop = log.scrollHeight;
+    }
+  }
+
+  document.addEventListener("click", function (e) {
+    if (!e.target.closest) return;
+    if (e.target.closest("[data-chat-toggle]")) { setOpen(!panelOpen()); return; }
+    if (e.target.closest("[data-chat-close]")) { setOpen(false); }
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "Escape" && panelOpen()) setOpen(false);
+  });
+
+  /* Where a seat is drawn now: an opponent, your own place, or a place in the lobby. */
+  function seatElement(seat) {
+    var frame = document.getElementById("table-frame");
+    if (!frame) return null;
+    return frame.querySelector(".seat[data-seat='" + seat + "'], #me[data-seat='" + seat + "'], " +
+      ".lobby-seat[data-seat='" + seat + "']");
+  }
+
+  function drawBubbles() {
+    var now = Date.now();
+    bubbles = bubbles.filter(function (b) { return b.until > now; });
+    document.querySelectorAll(".chat-bubble").forEach(function (el) {
+      if (!bubbles.some(function (b) { return b.el === el; })) el.remove();
+    });
+    bubbles.forEach(function (b) {
+      var at = seatElement(b.seat);
+      if (at && b.el.parentNode !== at) at.appendChild(b.el);
+    });
+  }
+
+  function bubble(seat, text) {
+    var el = document.createElement("div");
+    el.className = "chat-bubble";
+    el.setAttribute("aria-hidden", "true"); /* read out once, from the live region */
+    el.setAttribute("data-testid", "chat-bubble");
+    el.textContent = text;
+    bubbles = bubbles.filter(function (b) {
+      if (b.seat === seat) { b.el.remove(); return false; }
+      return true;
+    });
+    bubbles.push({ seat: seat, el: el, until: Date.now() + BUBBLE_MS });
+    drawBubbles();
+    window.setTimeout(drawBubbles, BUBBLE_MS + 50);
+  }
+
+  function arrived(li) {
+    var seat = li.getAttribute("data-seat");
+    var textEl = li.querySelector("[data-chat-text]");
+    var nameEl = li.querySelector(".chat-line__name");
+    var text = textEl ? textEl.textContent.trim() : "";
+    if (li.classList.contains("chat-line--event")) {
+      /* A line of the table's log (the host paused...): said once to everyone, no bubble. */
+      if (window.Holdem && Holdem.toast) Holdem.toast(text);
+      if (!panelOpen()) { unread += 1; showUnread(); }
+      if (window.Holdem && Holdem.announce) Holdem.announce(text);
+      return;
+    }
+    bubble(seat, text);
+    if (!panelOpen()) { unread += 1; showUnread(); }
+    else {
+      var log = document.getElementById("chat-log");
+      if (log) log.scrollTop = log.scrollHeight;
+    }
+    if (window.Holdem && Holdem.announce && nameEl) Holdem.announce(nameEl.textContent + ": " + text);
+  }
+
+  /* Lines appended one by one are new; a whole drawer (a phone connecting) is history. */
+  var observer = new MutationObserver(function (records) {
+    records.forEach(function (record) {
+      if (!record.target || record.target.id !== "chat-log") return;
+      record.addedNodes.forEach(function (node) {
+        if (node.nodeType === 1 && node.matches("li.chat-line")) arrived(node);
+      });
+    });
+  });
+
+  function canTalk() {
+    var data = document.getElementById("table-data");
+    var box = chat();
+    if (!data || !box) return;
+    try {
+      var parsed = JSON.parse(data.textContent || "{}");
+      box.setAttribute("data-can-talk", parsed.mine && parsed.mine.length ? "1" : "0");
+    } catch (e) { /* the next frame tells */ }
+  }
+
+  function start() {
+    var box = chat();
+    if (!box) return;
+    observer.observe(box, { childList: true, subtree: true });
+    canTalk();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+
+  /* Once the socket is open (again), ask for the drawer: the last lines and the talk's state. */
+  document.addEventListener("htmx:wsOpen", function (e) {
+    if (!chat() || !e.detail || !e.detail.socketWrapper) return;
+    e.detail.socketWrapper.send(JSON.stringify({ type: "chat_history" }));
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () { canTalk(); drawBubbles(); });
+  document.addEventListener("htmx:wsAfterSend", function (e) {
+    var form = e.target && e.target.closest && e.target.closest("[data-chat-form]");
+    if (form) form.reset();
+  });
+})();

@@ -1,0 +1,16 @@
+"""The moderation admin (staff only): tables, their hands, and the log of moderation actions.
+
+Nothing here edits a table directly. Every moderation action goes through
+``tables.write.moderation`` and so through the one write path (locked row, version bump,
+every phone told on commit), and is recorded with who, when, what and why. Raw engine state
+is never shown: a table's state and a hand's record hold the deck, and a hand in progress is
+shown only as a spectator sees it. Finished hands are shown in full (every hole card) as
+PokerStars text.
+"""
+
+from __future__ import annotations
+
+# Importing the modules registers their admins with the site.
+from tables.admin import hands, log, tables
+
+__all__ = ["hands", "log", "tables"]

@@ -1,0 +1,63 @@
+"""The moderation log in the admin: read-only and complete (who, when, what, why)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tables.models import ChatMessage, Hand, ModerationAction, Seat, Table
+from tables.write import moderation, talk
+
+if TYPE_CHECKING:
+    TableAdminBase = admin.ModelAdmin[Table]
+    HandAdminBase = admin.ModelAdmin[Hand]
+    LogAdminBase = admin.ModelAdmin[ModerationAction]
+    SeatInlineBase = admin.TabularInline[Seat, Table]
+    LogInlineBase = admin.TabularInline[ModerationAction, Table]
+    ChatInlineBase = admin.TabularInline[ChatMessage, Table]
+else:
+    TableAdminBase = HandAdminBase = LogAdminBase = admin.ModelAdmin
+    SeatInlineBase = LogInlineBase = ChatInlineBase = admin.TabularInline
+
+def describe_action(action: ModerationAction) -> str:
+    said = talk.describe_action(action)
+    if said is not None:
+        return said
+    label = str(moderation.ACTION_LABELS.get(action.action, action.action))
+    detail = action.detail or {}
+    if action.action == moderation.RENAME:
+        return f"{label}: {detail.get('old')} → {detail.get('new')} (seat {detail.get('seat')})"
+    if action.action == moderation.REMOVE:
+        return f"{label}: {detail.get('name')} (seat {detail.get('seat')})"
+    if action.action == moderation.CLOSE and detail.get("cancelled_hand"):
+        return _("%(label)s (hand %(n)s cancelled)") % {
+            "label": label, "n": detail["cancelled_hand"],
+        }
+    return label
+
+
+@admin.register(ModerationAction)
+class ModerationActionAdmin(LogAdminBase):
+    list_display = ("at", "moderator", "table", "what", "reason")
+    list_filter = ("action",)
+    search_fields = ("table__code", "reason", "moderator__username")
+    list_select_related = ("table", "moderator")
+    fields = ("at", "moderator", "table", "what", "reason", "detail")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # written by the moderation actions only
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # the log stays complete
+
+    @admin.display(description=gettext_lazy("What"))
+    def what(self, action: ModerationAction) -> str:
+        return describe_action(action)

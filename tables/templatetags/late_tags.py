@@ -1,0 +1,33 @@
+"""Template tags for late arrivals (tables.late)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+
+from tables import claims
+from tables.live import late
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def late_boxes(context: Any) -> SafeString:
+    """The late arrival's offer and the host's pending requests, for the page's first draw."""
+    request = context.get("request")
+    snapshot = context.get("table")
+    persp = context.get("persp")
+    if request is None or snapshot is None:
+        return SafeString("")
+    hashes = claims.session_hashes(request.session)
+    seated = bool(persp is not None and persp.mine)
+    offer = render_to_string(
+        "tables/_late_offer.html", late.offer_context(snapshot.id, hashes, seated), request
+    )
+    asks = render_to_string(
+        "tables/_late_requests.html", late.requests_context(snapshot.id, hashes), request
+    )
+    return mark_safe(offer + asks)

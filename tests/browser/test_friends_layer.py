@@ -1,0 +1,111 @@
+"""The friends' layer on phones (issue 17): table talk, a pause by the host, a friend arriving
+late, the host ending the game and the recap, tapping the real buttons at 390x844."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, screenshot
+
+pytestmark = [*BROWSER, pytest.mark.slow]
+
+MARKUP = "<b>nice</b> & <i>hi</i>"
+
+
+def _open_chat(page: Any) -> None:
+    if page.locator("[data-chat-panel]").is_hidden():
+        page.get_by_test_id("chat-toggle").click()
+    page.locator("[data-chat-panel]").wait_for(state="visible")
+
+
+def _close_chat(page: Any) -> None:
+    if page.locator("[data-chat-panel]").is_visible():
+        page.locator("[data-chat-close]").click()
+
+
+def test_talk_a_pause_a_late_friend_and_the_recap(app_server: LiveServer, new_phone: Any) -> None:
+    asha = new_phone()
+    asha.goto(app_server.url + "/")
+    asha.get_by_role("link", name="Play with friends").click()
+    asha.fill("input[name=name]", "Asha")
+    asha.locator("summary", has_text="Game settings").click()
+    asha.check("input[name=seats][value='3']")
+    asha.get_by_test_id("create-submit").click()
+    asha.get_by_test_id("start-game").wait_for()
+    link = asha.locator("#join-link").get_attribute("href")
+    bikash = new_phone()
+    bikash.goto(link)
+    bikash.fill("#join-name", "Bikash")
+    bikash.get_by_test_id("join-submit").click()
+    bikash.get_by_test_id("waiting-for-host").wait_for()
+    asha.locator(".lobby-seat:not(.lobby-seat--open)").nth(1).wait_for()
+    asha.get_by_test_id("start-game").click()
+    for phone in (asha, bikash):
+        phone.locator("[data-screen=play]").wait_for()
+        phone.locator("#chat-log[data-initial]").wait_for(state="attached")
+
+    # Talk: Asha types markup; Bikash sees it, as text, in a bubble at her seat and unread.
+    _open_chat(asha)
+    asha.get_by_test_id("chat-text").fill(MARKUP)
+    asha.get_by_test_id("chat-send").click()
+    bubble = bikash.locator(".seat[data-seat='0'] [data-testid=chat-bubble]")
+    bubble.wait_for()
+    assert bubble.inner_text() == MARKUP
+    assert bikash.locator("#chat-log b, #chat-log i, .chat-bubble b").count() == 0
+    assert bikash.get_by_test_id("chat-unread").inner_text() == "1"
+    assert asha.get_by_test_id("chat-text").input_value() == ""  # the box is cleared
+    screenshot(bikash, "talk-bubble")
+    _open_chat(bikash)
+    bikash.get_by_test_id("react-nice_hand").click()
+    asha.locator(".seat[data-seat='1'] [data-testid=chat-bubble]", has_text="Nice hand").wait_for()
+    assert bikash.get_by_test_id("chat-line").nth(0).inner_text() == f"Asha {MARKUP}"
+    screenshot(bikash, "talk-drawer")
+    _close_chat(bikash)
+
+    # The host pauses for everyone, from the drawer's host controls.
+    asha.get_by_test_id("host-controls").click()
+    asha.get_by_test_id("host-pause").click()
+    for phone in (asha, bikash):
+        phone.get_by_test_id("paused").filter(has_text="Paused by Asha").wait_for()
+    _close_chat(asha)
+    screenshot(bikash, "paused")
+    _open_chat(asha)
+    asha.get_by_test_id("host-resume").click()
+    bikash.get_by_test_id("paused").wait_for(state="detached")
+    _close_chat(asha)
+
+    # A friend arrives late: the computer's seat, once the host says yes.
+    chandra = new_phone()
+    chandra.goto(link)
+    chandra.get_by_test_id("late-form").wait_for()
+    screenshot(chandra, "late-offer")
+    chandra.fill("#late-name", "Chandra")
+    chandra.get_by_test_id("late-ask").click()
+    chandra.get_by_test_id("late-pending").wait_for()
+    asha.get_by_test_id("late-request").wait_for()
+    screenshot(asha, "late-request")
+    asha.get_by_test_id("late-yes").click()
+    asha.get_by_test_id("late-request").wait_for(state="detached")
+    chandra.locator("[data-screen=play]").wait_for(timeout=90_000)  # between hands
+    assert chandra.locator("#me .me__name, #me").first.inner_text().count("Chandra") >= 1
+    _open_chat(chandra)
+    chandra.locator("[data-event=took_over]").wait_for(state="attached")
+    screenshot(chandra, "late-seated")
+    _close_chat(chandra)
+
+    # The host ends the game now; everyone gets the standings and the recap.
+    _open_chat(asha)
+    asha.get_by_test_id("host-controls").click()
+    asha.locator(".host-end summary").click()
+    asha.get_by_test_id("host-end").click()
+    for phone in (asha, bikash, chandra):
+        phone.get_by_test_id("standings").wait_for()
+    _close_chat(asha)
+    asha.get_by_test_id("recap-link").click()
+    asha.get_by_test_id("recap").wait_for()
+    assert asha.get_by_test_id("chip-graph").count() == 1
+    assert asha.locator(".chip-graph polyline").count() == 3
+    screenshot(asha, "recap")
+    assert not JS_ERRORS, JS_ERRORS
