@@ -51,7 +51,7 @@ from django.utils.translation import gettext as _
 from engine.actions import ActionError, ActionKind
 from engine.game import Game, GameError
 from engine.history import hand_record
-from tables import claims, frames, prepared
+from tables import claims, frames, metrics, prepared  # hook(issue-19): metrics
 from tables.codes import new_code
 from tables.models import NAME_MAX, FormerClaim, Hand, Seat, Table
 
@@ -312,7 +312,7 @@ def apply_change(
         try:
             return _apply_held(table_id, mutate)
         except _NeedsLock:
-            pass
+            metrics.write_retried()  # hook(issue-19)
     with transaction.atomic():
         if skip_locked and connection.features.has_select_for_update_skip_locked:
             rows = _table_locked_or_skipped(table_id)
