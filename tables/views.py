@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRefresh
 from django_htmx.middleware import HtmxDetails
 
-from tables import claims, codes, ratelimit, services
+from tables import action_log, claims, codes, ratelimit, services
 from tables.forms import CreateTableForm, JoinCodeForm, JoinForm
 from tables.frames import (
     FrameOptions,
@@ -310,6 +310,7 @@ def act(request: HtmxHttpRequest, code: str) -> HttpResponse:
         )
         seat = whole_number(post.get("seat"), "bad_seat", _("A seat is a number from 0 to 5."))
     except BadMessage as exc:
+        action_log.refused(found.code, None, exc.code)
         return _after(request, found, services.Refused(exc.code, exc.message))
     action_id = post.get("action_id") or services.random_action_id()
     state = _pass_state(request, found.id)
@@ -320,7 +321,11 @@ def act(request: HtmxHttpRequest, code: str) -> HttpResponse:
             seat=seat, revealed=state.revealed,
         )
     except services.Refused as exc:
+        action_log.refused(found.code, version, exc.code)
         return _after(request, found, exc)
+    except Exception as exc:
+        action_log.failed(found.code, version, exc)
+        raise
     return _after(request, found)
 
 
