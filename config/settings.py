@@ -293,13 +293,24 @@ WEBSOCKET_COMPRESSION = envbool("WEBSOCKET_COMPRESSION", "true")
 # runs its event loop (drawing frames) and one database thread; with Python's default of 5 ms a
 # write waits up to that long after every query while the loop draws (benchmarks/load).
 SERVER_SWITCH_INTERVAL = envfloat("SERVER_SWITCH_INTERVAL", "0.0005", 0.0001, 0.1)
+# /metrics answers the machine itself, and anyone sending "Authorization: Bearer <this>"
+# (config/health.py). Empty: loopback only.
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 # Tests and simulations only: a seed makes decks, first buttons and computer decisions repeatable.
 TABLES_SEED = os.environ.get("TABLES_SEED") or None
 
+# LOG_FORMAT=json: one JSON object a line (config/logs.py); text by default.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text").strip().lower()
+if LOG_FORMAT not in {"text", "json"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "text": {"format": "%(levelname)s %(name)s: %(message)s"},  # journald adds the time
+        "json": {"()": "config.logs.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "loggers": {
         "tables": {
             "handlers": ["console"],

@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import TemplateView
 
+from config import health
 from tables.pages import views as table_views
 
 urlpatterns = [
@@ -14,4 +15,6 @@ urlpatterns = [
     # The language switcher (every page) posts to set_language here.
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("healthz", health.healthz, name="healthz"),
+    path("metrics", health.metrics, name="metrics"),
 ]

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from engine.actions import ActionError
-from tables import cache, computer
+from tables import cache, computer, metrics
 from tables.models import Table
 from tables.write import late
 from tables.write.lobby import deal
@@ -101,7 +101,10 @@ def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
     # Dealing writes the new hand's row, which is done under the lock: no use trying it on the
     # version held here first.
     held = table.deadline_kind != Table.Deadline.NEXT_HAND
-    return apply_change(table_id, mutate, skip_locked=True, held=held)
+    done = apply_change(table_id, mutate, skip_locked=True, held=held)
+    if done:
+        metrics.deadline_fired(table.deadline_kind)
+    return done
 
 
 def _due(table: Table, now: datetime) -> bool:

@@ -35,7 +35,7 @@ from django.conf import settings
 from django.utils.translation import activate
 from django.utils.translation import gettext as _
 
-from tables import claims, codes, ratelimit
+from tables import action_log, claims, codes, metrics, ratelimit
 from tables.cache import Snapshot, cached_snapshot, derive, load_snapshot
 from tables.live import host, talk
 from tables.live.frames import (
@@ -138,6 +138,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         self.identity = (table.code, table.created_at)
         self.group = path.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        metrics.websocket_opened()  # hook(issue-19)
         snapshot = await self.send_view(force=True)
         if snapshot is not None:
             await database_sync_to_async(play.touch_seats)(
@@ -154,6 +155,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
 
     async def disconnect(self, code: int) -> None:
         if self.group:
+            metrics.websocket_closed()  # hook(issue-19)
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     # ------------------------------------------------------------------ from the group
@@ -200,18 +202,26 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
 
     async def on_action(self, message: Message) -> None:
         assert self.table_id is not None
+        started = metrics.now()  # hook(issue-19)
         try:
-            await path.write_then_notify(
+            outcome = await path.write_then_notify(
                 play.act, self.table_id, self.hashes, kind=message.kind, amount=message.amount,
                 version=message.version, action_id=message.action_id, seat=message.seat,
                 revealed=self.pass_state.revealed,
             )
         except path.Refused as exc:
+            action_log.refused(self.identity[0], message.version, exc.code)  # hook(issue-19)
             notice = error_notice(exc.code, exc.message)
             if exc.code == "stale":
                 await self.send_view(force=True, notice=info_notice(exc.code, exc.message))
             else:
                 await self.send_notice(notice)
+            return
+        except Exception as exc:
+            action_log.failed(self.identity[0], message.version, exc)  # hook(issue-19)
+            raise
+        if outcome.applied:  # hook(issue-19)
+            metrics.action_applied(self.table_id, outcome.version, started)  # hook(issue-19)
         # Applied: the frame follows from the group message, like everyone else's.
 
     async def on_reveal(self, message: Message) -> None:
@@ -274,6 +284,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         )
         self.sent_version = max(self.sent_version, snapshot.version)
         await self.send(text_data=html)
+        metrics.frame_sent(snapshot.id, snapshot.version)  # hook(issue-19)
         return snapshot
 
     async def send_notice(self, notice: Notice) -> None:

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from engine.bots import describe_opponents
 from engine.game import STARTING_STACK
@@ -247,7 +247,7 @@ def chip_graph(recap: Recap) -> SafeString:
     return SafeString("".join(parts))
 
 
-@require_GET
+@require_safe
 def recap_page(request: HttpRequest, code: str) -> HttpResponse:
     access = _access(request, code)
     if isinstance(access, HttpResponse):

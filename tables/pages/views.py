@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRefresh
 from django_htmx.middleware import HtmxDetails
 
-from tables import claims, codes, ratelimit
+from tables import action_log, claims, codes, ratelimit
 from tables.cache import Snapshot, load_snapshot
 from tables.live.frames import FrameOptions, Notice, error_notice, frame_context
 from tables.live.perspective import PassState, hide, perspective, reveal
@@ -302,6 +302,7 @@ def act(request: HtmxHttpRequest, code: str) -> HttpResponse:
         )
         seat = whole_number(post.get("seat"), "bad_seat", _("A seat is a number from 0 to 5."))
     except BadMessage as exc:
+        action_log.refused(found.code, None, exc.code)
         return _after(request, found, path.Refused(exc.code, exc.message))
     action_id = post.get("action_id") or play.random_action_id()
     state = _pass_state(request, found.id)
@@ -312,7 +313,11 @@ def act(request: HtmxHttpRequest, code: str) -> HttpResponse:
             seat=seat, revealed=state.revealed,
         )
     except path.Refused as exc:
+        action_log.refused(found.code, version, exc.code)
         return _after(request, found, exc)
+    except Exception as exc:
+        action_log.failed(found.code, version, exc)
+        raise
     return _after(request, found)
 
 

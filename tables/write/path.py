@@ -50,7 +50,7 @@ from django.utils.translation import gettext as _
 
 from engine.game import Game, GameError
 from engine.history import hand_record
-from tables import cache
+from tables import cache, metrics
 from tables.models import FormerClaim, Hand, Seat, Table
 
 T = TypeVar("T")
@@ -310,7 +310,7 @@ def apply_change(
         try:
             return _apply_held(table_id, mutate)
         except _NeedsLock:
-            pass
+            metrics.write_retried()  # hook(issue-19)
     with transaction.atomic():
         if skip_locked and connection.features.has_select_for_update_skip_locked:
             rows = _table_locked_or_skipped(table_id)
