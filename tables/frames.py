@@ -43,7 +43,7 @@ from django.utils.translation import get_language, override
 from engine.actions import Action, ActionError
 from engine.game import Game
 from engine.views import game_view, view_for, visible_events
-from tables import codes, screens
+from tables import codes, commitments, screens  # hook(issue-18): commitments
 from tables.describe import Log
 from tables.langs import speaking
 from tables.models import Seat, Table
@@ -544,6 +544,7 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "to_next_level": view["hands_to_next_level"] if view else None,
         "watching": mode == "watch",
         "paused": snapshot.paused,
+        "deck": commitments.shown_root(game),  # hook(issue-18): the deck commitment's root
     }
     center = {
         "board": hand["board"] if hand else [],

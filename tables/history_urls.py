@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tables import history_views
+from tables import history_views, proof_views
 
 urlpatterns = [
     path("t/<str:code>/hands/", history_views.hand_list, name="history"),
@@ -15,5 +15,7 @@ urlpatterns = [
     path("t/<str:code>/hands/<int:number>/pokerstars.txt", history_views.hand_pokerstars,
          name="hand_pokerstars"),
     path("t/<str:code>/hands/<int:number>/hand.phh", history_views.hand_phh, name="hand_phh"),
+    path("t/<str:code>/hands/<int:number>/proof.json", proof_views.hand_proof,
+         name="hand_proof"),  # the deck proof (issue 18)
     path("t/<str:code>/results.csv", history_views.results_csv, name="results_csv"),
 ]

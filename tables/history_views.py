@@ -33,6 +33,7 @@ from engine.hand import Hand as EngineHand
 from engine.history import replay
 from engine.views import visible_events
 from tables import claims, codes
+from tables.commitments import proof_context
 from tables.describe import describe_events
 from tables.models import FormerClaim, Hand, Seat, Table
 
@@ -73,7 +74,7 @@ def _refuse(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _access(request: HttpRequest, code: str) -> Access | HttpResponse:
+def access_for(request: HttpRequest, code: str) -> Access | HttpResponse:
     """The table and viewer, or the refusal. Codes are reused once a table is over, so the
     table is the most recent one with this code where this session held a seat."""
     normal = codes.normalize(code)
@@ -193,7 +194,7 @@ def _exports(access: Access, number: int | None = None) -> list[dict[str, str]]:
 # ---------------------------------------------------------------------------------- pages
 @require_GET
 def hand_list(request: HttpRequest, code: str) -> HttpResponse:
-    access = _access(request, code)
+    access = access_for(request, code)
     if isinstance(access, HttpResponse):
         return access
     table = access.table
@@ -218,7 +219,7 @@ def hand_list(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_GET
 def hand_page(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    access = _access(request, code)
+    access = access_for(request, code)
     if isinstance(access, HttpResponse):
         return access
     table = access.table
@@ -266,6 +267,7 @@ def hand_page(request: HttpRequest, code: str, number: int) -> HttpResponse:
             "prev_url": link(before),
             "next_url": link(after),
             "exports": _exports(access, row.number),
+            **proof_context(row, table.code, access.query),
         },
     )
 
@@ -288,7 +290,7 @@ def _one(access: Access, number: int) -> tuple[Hand, EngineHand]:
 
 @require_GET
 def hand_pokerstars(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    access = _access(request, code)
+    access = access_for(request, code)
     if isinstance(access, HttpResponse):
         return access
     row, hand = _one(access, number)
@@ -298,7 +300,7 @@ def hand_pokerstars(request: HttpRequest, code: str, number: int) -> HttpRespons
 
 @require_GET
 def hand_phh(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    access = _access(request, code)
+    access = access_for(request, code)
     if isinstance(access, HttpResponse):
         return access
     row, hand = _one(access, number)
@@ -312,7 +314,7 @@ def _all(access: Access) -> list[tuple[Hand, EngineHand]]:
 
 @require_GET
 def game_pokerstars(request: HttpRequest, code: str) -> HttpResponse:
-    access = _access(request, code)
+    access = access_for(request, code)
     if isinstance(access, HttpResponse):
         return access
     viewer = access.viewer
@@ -325,7 +327,7 @@ def game_pokerstars(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_GET
 def game_phh(request: HttpRequest, code: str) -> HttpResponse:
-    access = _access(request, code)
+    access = access_for(request, code)
     if isinstance(access, HttpResponse):
         return access
     viewer = access.viewer
@@ -338,7 +340,7 @@ def game_phh(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_GET
 def results_csv(request: HttpRequest, code: str) -> HttpResponse:
-    access = _access(request, code)
+    access = access_for(request, code)
     if isinstance(access, HttpResponse):
         return access
     table = access.table

@@ -51,7 +51,7 @@ from django.utils.translation import gettext as _
 from engine.actions import ActionError, ActionKind
 from engine.game import Game, GameError
 from engine.history import hand_record
-from tables import claims, frames, prepared
+from tables import claims, commitments, frames, prepared  # hook(issue-18): commitments
 from tables.codes import new_code
 from tables.models import NAME_MAX, FormerClaim, Hand, Seat, Table
 
@@ -529,6 +529,7 @@ def _sync_hands(change: Change, game: Game) -> None:
             ],
             ended_at=change.now if hand.finished else None,
             final_stacks=hand.final_stacks if hand.finished else None,
+            deck_root=commitments.root_hex(hand),  # hook(issue-18): the deck commitment
         )
     elif hand is not None and hand.finished and running_before:
         Hand.objects.filter(table=table, number=game.hand_number).update(
