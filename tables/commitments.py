@@ -7,14 +7,16 @@ the root itself reveals nothing about the cards.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.urls import reverse
 
-from engine.game import Game
 from engine.hand import Hand
 from engine.proof import hand_commitment, short_root
 from tables.models import Hand as HandRow
+
+if TYPE_CHECKING:
+    from tables.frames import Snapshot
 
 
 def root_hex(hand: Hand) -> str:
@@ -23,12 +25,15 @@ def root_hex(hand: Hand) -> str:
     return made.root.hex() if made is not None else ""
 
 
-def shown_root(game: Game | None) -> str:
-    """The short form of the root of the hand on the table ("" when there is none)."""
-    if game is None or game.hand is None:
-        return ""
-    made = hand_commitment(game.hand)
-    return short_root(made.root) if made is not None else ""
+def shown_root(snapshot: Snapshot) -> str:
+    """The short form of the root of the hand on the table at this version ("" when there is
+    none), worked out once per version (the snapshot's memo) for every connection."""
+    shown: str | None = snapshot.memo.get("deck_root")
+    if shown is None:
+        game = snapshot.game
+        made = hand_commitment(game.hand) if game is not None and game.hand is not None else None
+        shown = snapshot.memo["deck_root"] = short_root(made.root) if made is not None else ""
+    return shown
 
 
 def proof_context(row: HandRow, code: str, query: str) -> dict[str, Any]:

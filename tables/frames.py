@@ -544,7 +544,7 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "to_next_level": view["hands_to_next_level"] if view else None,
         "watching": mode == "watch",
         "paused": snapshot.paused,
-        "deck": commitments.shown_root(game),  # hook(issue-18): the deck commitment's root
+        "deck": commitments.shown_root(snapshot),  # hook(issue-18): the deck commitment's root
     }
     center = {
         "board": hand["board"] if hand else [],
