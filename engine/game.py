@@ -16,6 +16,7 @@ from engine.actions import Action, ActionError, ActionKind
 from engine.cards import Card, shuffled_deck
 from engine.hand import Hand, HandSettings
 from engine.history import hand_record, replay
+from engine.proof import new_salt_key
 
 STATE_VERSION = 1
 STARTING_STACK = 1000  # R3
@@ -197,8 +198,16 @@ class Game:
                 button = other
         return button
 
-    def start_hand(self, deck: Sequence[Card] | None = None, seed: int | None = None) -> Hand:
-        """Deal the next hand with ``deck`` (tests, replays), a seeded deck, or a secure shuffle."""
+    def start_hand(
+        self, deck: Sequence[Card] | None = None, seed: int | None = None,
+        salt_key: bytes | None = None,
+    ) -> Hand:
+        """Deal the next hand with ``deck`` (tests, replays), a seeded deck, or a secure shuffle.
+
+        The deck is committed to before any card is dealt (engine.proof) with ``salt_key``, else
+        a fresh secret key; a seeded or given deck (tests, simulations) gets a key derived from
+        the seed or the deck instead, so that the same deal repeats exactly. Live tables never
+        give either without TABLES_SEED (tables.services.deal)."""
         if self.finished:
             raise GameError("the game is over")
         if self.hand_running:
@@ -216,7 +225,11 @@ class Game:
             small_blind=small,
             big_blind=big,
         )
-        hand = Hand(settings, list(deck) if deck is not None else shuffled_deck(seed))
+        cards = list(deck) if deck is not None else shuffled_deck(seed)
+        if salt_key is None:
+            given = "".join(str(card) for card in cards) if deck is not None else seed
+            salt_key = new_salt_key(given)
+        hand = Hand(settings, cards, salt_key)
         self.hand = hand
         self.last_big_blind = hand.seats[hand.big_blind_index]
         if hand.finished:

@@ -118,11 +118,16 @@ class Hand:
             setattr(twin, name, value)
         return twin
 
-    def __init__(self, settings: HandSettings, deck: Sequence[Card]) -> None:
+    def __init__(
+        self, settings: HandSettings, deck: Sequence[Card], salt_key: bytes | None = None
+    ) -> None:
         if len(deck) != 52 or len({c.id for c in deck}) != 52:
             raise ValueError("the deck must hold each of the 52 cards once")
         self.settings = settings
         self.deck: tuple[Card, ...] = tuple(deck)
+        # The secret the deck commitment's salts come from (engine.proof); server-side only,
+        # like the deck. None: a hand dealt without a commitment.
+        self.salt_key = salt_key
         self.seats = settings.seats
         n = len(self.seats)
         self.n = n

@@ -20,13 +20,17 @@ class HistoryError(ValueError):
 
 
 def hand_record(hand: Hand) -> dict[str, Any]:
-    """The complete, server-side record of a hand (contains the deck: never send to a browser)."""
-    return {
+    """The complete, server-side record of a hand (contains the deck and the deck commitment's
+    salt key: never send to a browser)."""
+    record: dict[str, Any] = {
         "version": RECORD_VERSION,
         "settings": hand.settings.to_dict(),
         "deck": [str(c) for c in hand.deck],
         "actions": [a.to_dict() for a in hand.actions],
     }
+    if hand.salt_key is not None:
+        record["salt_key"] = hand.salt_key.hex()
+    return record
 
 
 def replay(record: Any, base: Hand | None = None) -> Hand:
@@ -58,12 +62,15 @@ def replay(record: Any, base: Hand | None = None) -> Hand:
         raise HistoryError("the hand record's deck must be a list of cards such as \"As\"")
     if not isinstance(actions, list):
         raise HistoryError("the hand record's actions must be a list")
+    salt_key = _salt_key(record.get("salt_key"))
     done = 0
-    if base is not None and _continues(base, hand_settings, deck, actions):
+    if base is not None and base.salt_key == salt_key and _continues(
+        base, hand_settings, deck, actions
+    ):
         hand, done = base.copy(), len(base.actions)
     else:
         try:
-            hand = Hand(hand_settings, deck_from_text(deck))
+            hand = Hand(hand_settings, deck_from_text(deck), salt_key)
         except ValueError as exc:
             raise HistoryError(f"the hand record's deck is invalid: {exc}") from exc
     for number, data in enumerate(actions[done:], start=done + 1):
@@ -83,6 +90,19 @@ def replay(record: Any, base: Hand | None = None) -> Hand:
                 f"cannot be replayed: {exc.message}"
             ) from exc
     return hand
+
+
+def _salt_key(value: Any) -> bytes | None:
+    """The deck commitment's key as stored (hex), or None for a hand dealt without one."""
+    if value is None:
+        return None
+    try:
+        key = bytes.fromhex(value) if isinstance(value, str) else b""
+    except ValueError:
+        key = b""
+    if len(key) != 32:
+        raise HistoryError("the hand record's salt key must be 64 hexadecimal digits")
+    return key
 
 
 def _continues(

@@ -36,6 +36,7 @@ from typing import Any
 
 from engine.actions import ActionError, ActionKind
 from engine.cards import ALL_CARDS, Card, CardError, parse_card
+from engine.evaluator import evaluate
 from engine.events import ACTION, BOARD, DEAL_HOLE, MUCK, SHOW
 from engine.hand import Hand, HandSettings
 
@@ -458,7 +459,7 @@ class PhhReplay:
         }
 
 
-def replay_phh(phh: PhhHand) -> PhhReplay:
+def replay_phh(phh: PhhHand, *, mucked_lose: bool = False) -> PhhReplay:
     """Play a PHH hand again with this table's rules, applying each action through ``Hand.act``.
 
     The deck is rebuilt from the cards in the file; unknown cards (``????``, missing deals) are
@@ -466,9 +467,15 @@ def replay_phh(phh: PhhHand) -> PhhReplay:
     showdown. Show and muck lines are information only (this table decides showing by R28); the
     cards they show fill in unknown hole cards. Raises ``PhhError`` naming the action and the
     table's reason when an action is illegal here, or when an unknown hand must be compared.
+
+    ``mucked_lose`` (the replayer, issue 18): a hand mucked at showdown whose cards the file does
+    not give (a player's own export: opponents' mucked hands stay hidden) gets the weakest
+    cards left instead, so that it loses here too (R28 mucks only a hand that cannot win); the
+    replay is refused if this table would then show that hand or pay it.
     """
     n = phh.player_count
     holes, board = _known_cards(phh)
+    invented = _fill_mucked(phh, holes, board) if mucked_lose else set()
     deck = _build_deck(holes, board)
     order = sorted(range(n), key=lambda k: phh.seats[k])
     settings = HandSettings(
@@ -503,6 +510,12 @@ def replay_phh(phh: PhhHand) -> PhhReplay:
         who = f": {label[waiting]} is to act" if waiting is not None else ""
         raise PhhError(f"the file ends before the hand is over{who}")
 
+    for seat in hand.shown_seats() | {award.seat for award in hand.awards}:
+        if phh.seats.index(seat) in invented:
+            raise PhhError(
+                f"{label[seat]}'s hole cards are not in the file, but this table shows them at "
+                "showdown"
+            )
     contenders = [hand.seats[i] for i in hand.in_hand]
     if len(contenders) > 1:
         for seat in contenders:
@@ -590,6 +603,34 @@ def _known_cards(phh: PhhHand) -> tuple[list[list[Card | None]], list[Card | Non
             raise PhhError(f"the card {maybe} appears twice in the hand")
         seen.add(maybe)
     return holes, board
+
+
+def _fill_mucked(
+    phh: PhhHand, holes: list[list[Card | None]], board: Sequence[Card | None]
+) -> set[int]:
+    """Give each player who mucked at showdown with cards the file does not give the weakest
+    cards left with this board; returns those players (``replay_phh(mucked_lose=True)``)."""
+    mucked = [
+        k for k in dict.fromkeys(
+            a.player for a in phh.actions if a.verb == "sm" and not a.cards
+        ) if k is not None and None in holes[k]
+    ]
+    if not mucked or None in board:
+        return set()  # without the whole board nothing can be compared: refused later
+    known_board = [c for c in board if c is not None]
+    used = {c for cards in holes for c in cards if c is not None} | set(known_board)
+    for k in mucked:
+        have = [c for c in holes[k] if c is not None]
+        spare = [c for c in ALL_CARDS if c not in used]
+        missing = 2 - len(have)
+        picks = (
+            [(a,) for a in spare] if missing == 1
+            else [(a, b) for i, a in enumerate(spare) for b in spare[i + 1 :]]
+        )
+        weakest = min(picks, key=lambda pick: evaluate([*have, *pick, *known_board]).value)
+        holes[k] = [*have, *weakest]
+        used.update(weakest)
+    return set(mucked)
 
 
 def _build_deck(holes: Sequence[Sequence[Card | None]], board: Sequence[Card | None]) -> list[Card]:

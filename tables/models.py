@@ -219,6 +219,9 @@ class Hand(models.Model):
     final_stacks = models.JSONField(null=True, blank=True)
     # Called off by a moderator: every chip went back to where it was at the start.
     cancelled = models.BooleanField(default=False)
+    # The deck commitment's root (hex) every phone was shown before the first card was dealt
+    # (engine.proof; tables.proof_views serves the proof); "" for hands dealt without one.
+    deck_root = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["table", "number"]

@@ -26,7 +26,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, override
 
 from engine.views import game_view, view_for, visible_events
-from tables import cache, codes
+from tables import cache, codes, commitments
 from tables.cache import Snapshot
 from tables.live import screens
 from tables.live.describe import Log
@@ -112,6 +112,7 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "watching": mode == "watch",
         "paused": snapshot.paused,
         "paused_by": snapshot.paused_by,
+        "deck": commitments.shown_root(snapshot),  # the deck commitment's root, short
     }
     center = {
         "board": hand["board"] if hand else [],

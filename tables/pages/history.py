@@ -33,6 +33,7 @@ from engine.hand import Hand as EngineHand
 from engine.history import replay
 from engine.views import visible_events
 from tables import claims, codes
+from tables.commitments import proof_context
 from tables.live.describe import describe_events
 from tables.models import FormerClaim, Hand, Seat, Table
 from tables.write import late
@@ -82,7 +83,7 @@ def _refuse(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _access(request: HttpRequest, code: str) -> Access | HttpResponse:
+def access_for(request: HttpRequest, code: str) -> Access | HttpResponse:
     """The table and viewer, or the refusal. Codes are reused once a table is over, so the
     table is the most recent one with this code where this session held a seat."""
     normal = codes.normalize(code)
@@ -208,7 +209,7 @@ def _exports(access: Access, number: int | None = None) -> list[dict[str, str]]:
 # ---------------------------------------------------------------------------------- pages
 @require_safe
 def hand_list(request: HttpRequest, code: str) -> HttpResponse:
-    access = _access(request, code)
+    access = access_for(request, code)
     if isinstance(access, HttpResponse):
         return access
     table = access.table
@@ -233,7 +234,7 @@ def hand_list(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_safe
 def hand_page(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    access = _access(request, code)
+    access = access_for(request, code)
     if isinstance(access, HttpResponse):
         return access
     table = access.table
@@ -283,6 +284,7 @@ def hand_page(request: HttpRequest, code: str, number: int) -> HttpResponse:
             "exports": _exports(access, row.number),
             # A friend who took over a computer's seat just before this hand (issue 17).
             "took_over": late.took_over_before(table, row.number),
+            **proof_context(row, table.code, access.query),
         },
     )
 
@@ -305,7 +307,7 @@ def _one(access: Access, number: int) -> tuple[Hand, EngineHand]:
 
 @require_safe
 def hand_pokerstars(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    access = _access(request, code)
+    access = access_for(request, code)
     if isinstance(access, HttpResponse):
         return access
     row, hand = _one(access, number)
@@ -315,7 +317,7 @@ def hand_pokerstars(request: HttpRequest, code: str, number: int) -> HttpRespons
 
 @require_safe
 def hand_phh(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    access = _access(request, code)
+    access = access_for(request, code)
     if isinstance(access, HttpResponse):
         return access
     row, hand = _one(access, number)
@@ -329,7 +331,7 @@ def _all(access: Access) -> list[tuple[Hand, EngineHand]]:
 
 @require_safe
 def game_pokerstars(request: HttpRequest, code: str) -> HttpResponse:
-    access = _access(request, code)
+    access = access_for(request, code)
     if isinstance(access, HttpResponse):
         return access
     viewer = access.viewer
@@ -342,7 +344,7 @@ def game_pokerstars(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_safe
 def game_phh(request: HttpRequest, code: str) -> HttpResponse:
-    access = _access(request, code)
+    access = access_for(request, code)
     if isinstance(access, HttpResponse):
         return access
     viewer = access.viewer
@@ -355,7 +357,7 @@ def game_phh(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_safe
 def results_csv(request: HttpRequest, code: str) -> HttpResponse:
-    access = _access(request, code)
+    access = access_for(request, code)
     if isinstance(access, HttpResponse):
         return access
     table = access.table

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tables.pages import history
+from tables.pages import history, proofs
 
 urlpatterns = [
     path("t/<str:code>/hands/", history.hand_list, name="history"),
@@ -16,5 +16,7 @@ urlpatterns = [
     path("t/<str:code>/hands/<int:number>/pokerstars.txt", history.hand_pokerstars,
          name="hand_pokerstars"),
     path("t/<str:code>/hands/<int:number>/hand.phh", history.hand_phh, name="hand_phh"),
+    path("t/<str:code>/hands/<int:number>/proof.json", proofs.hand_proof,
+         name="hand_proof"),  # the deck proof (issue 18)
     path("t/<str:code>/results.csv", history.results_csv, name="results_csv"),
 ]

@@ -27,7 +27,7 @@ from engine.game import STARTING_STACK
 from engine.history import replay
 from tables import codes, computer
 from tables.models import Hand, Level, Seat, SeatRequest, Table
-from tables.pages.history import _access
+from tables.pages.history import access_for
 
 # Line colours and dash patterns: told apart by more than colour (and named in the legend).
 COLOURS = ("#e4572e", "#2e86ab", "#f2b632", "#7bc47f", "#b36ae2", "#f0f0f0")
@@ -249,7 +249,7 @@ def chip_graph(recap: Recap) -> SafeString:
 
 @require_safe
 def recap_page(request: HttpRequest, code: str) -> HttpResponse:
-    access = _access(request, code)
+    access = access_for(request, code)
     if isinstance(access, HttpResponse):
         return access
     table = access.table

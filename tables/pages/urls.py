@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from tables.pages import late, recap, views
+from tables.pages import foreign, late, recap, views
 
 app_name = "tables"
 
@@ -28,5 +28,6 @@ urlpatterns = [
     path("t/<str:code>/recap/", recap.recap_page, name="recap"),  # issue 17
     path("t/<str:code>/late/", late.ask, name="late"),
     path("t/<str:code>/late/<int:request_id>/", late.reply, name="late_answer"),
+    path("replay/", foreign.foreign_replay, name="foreign_replay"),  # issue 18
     path("", include("tables.pages.history_urls")),  # hand histories and exports (issue 6)
 ]

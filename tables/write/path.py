@@ -50,7 +50,7 @@ from django.utils.translation import gettext as _
 
 from engine.game import Game, GameError
 from engine.history import hand_record
-from tables import cache, metrics
+from tables import cache, commitments, metrics
 from tables.models import FormerClaim, Hand, Seat, Table
 
 T = TypeVar("T")
@@ -491,6 +491,7 @@ def _sync_hands(change: Change, game: Game) -> None:
             ],
             ended_at=change.now if hand.finished else None,
             final_stacks=hand.final_stacks if hand.finished else None,
+            deck_root=commitments.root_hex(hand),  # the deck commitment (engine.proof)
         )
     elif hand is not None and hand.finished and running_before:
         Hand.objects.filter(table=table, number=game.hand_number).update(
