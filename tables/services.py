@@ -51,7 +51,7 @@ from django.utils.translation import gettext as _
 from engine.actions import ActionError, ActionKind
 from engine.game import Game, GameError
 from engine.history import hand_record
-from tables import claims, frames, prepared
+from tables import bot_names, claims, frames, prepared  # hook(issue-16): bot_names
 from tables.codes import new_code
 from tables.models import NAME_MAX, FormerClaim, Hand, Seat, Table
 
@@ -590,7 +590,7 @@ def _check_name_free(change: Change, name: str) -> None:
 
 
 def computer_name(number: int) -> str:
-    return _("Computer %(number)d") % {"number": number}
+    return bot_names.computer_name(number)  # hook(issue-16): friendly names, tables/bot_names.py
 
 
 # ---------------------------------------------------------------------------------- creating
