@@ -52,6 +52,9 @@
 
   H.buzz = function () {
     if (muted() || !navigator.vibrate) return;
+    // Chrome logs an error for a vibration before the person touched the page: wait for it.
+    var touched = navigator.userActivation ? navigator.userActivation.hasBeenActive : !!ctx;
+    if (!touched) return;
     try { navigator.vibrate([60, 40, 60]); } catch (e) { /* not allowed */ }
   };
 

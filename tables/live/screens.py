@@ -128,7 +128,7 @@ _JSON_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
 # has more, e.g. what the seat put in the pot this hand, which would only tell apart drawings
 # that are the same).
 _SEAT_KEYS = (
-    "seat", "name", "computer", "away", "out", "you", "turn", "total", "paused",
+    "seat", "name", "computer", "level", "away", "out", "you", "turn", "total", "paused",
     "in_hand", "cards", "folded", "all_in", "button", "small_blind", "big_blind", "won",
     "hand_key", "hand_name", "winning_cards",
 )

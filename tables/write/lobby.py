@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from engine.game import Game
-from tables import claims
+from tables import bot_names, claims
 from tables.codes import new_code
 from tables.models import NAME_MAX, Seat, Table
 from tables.write.path import Change, Refused, apply_change, seeded
@@ -45,7 +45,8 @@ def _check_name_free(change: Change, name: str) -> None:
 
 
 def computer_name(number: int) -> str:
-    return _("Computer %(number)d") % {"number": number}
+    """The name of the table's ``number``-th computer player (friendly, short, distinct)."""
+    return bot_names.computer_name(number)
 
 
 # ---------------------------------------------------------------------------------- creating
