@@ -52,6 +52,8 @@
 
   H.buzz = function () {
     if (muted() || !navigator.vibrate) return;
+    // Before the first tap a browser refuses and logs an error in the console: skip it.
+    if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
     try { navigator.vibrate([60, 40, 60]); } catch (e) { /* not allowed */ }
   };
 
