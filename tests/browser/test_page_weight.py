@@ -28,6 +28,7 @@ class Transfer:
     bytes_by_url: dict[str, int] = field(default_factory=dict)
     cached: list[str] = field(default_factory=list)
     websocket_payload: int = 0
+    console_errors: list[str] = field(default_factory=list)
 
     @property
     def total(self) -> int:
@@ -56,6 +57,7 @@ def _visit(page: Any, url: str) -> Transfer:
     def frame(event: dict[str, Any]) -> None:
         seen.websocket_payload += len(event["response"]["payloadData"].encode())
 
+    page.on("console", lambda m: seen.console_errors.append(m.text) if m.type == "error" else None)
     cdp.on("Network.responseReceived", response)
     cdp.on("Network.loadingFinished", finished)
     cdp.on("Network.webSocketFrameReceived", frame)
@@ -71,6 +73,8 @@ def _check(first: Transfer, repeat: Transfer, what: str) -> None:
     print(f"\n{what}: first visit {first.total} bytes, repeat visit {repeat.total} bytes; "
           f"websocket payload {first.websocket_payload} / {repeat.websocket_payload} bytes")
     print("first visit:\n" + first.table() + "\nrepeat visit:\n" + repeat.table())
+    # Nothing for a browser to complain about (Lighthouse counts console errors).
+    assert not first.console_errors and not repeat.console_errors, first.console_errors
     assert first.total <= FIRST_VISIT_LIMIT, first.table()
     assert repeat.total <= REPEAT_VISIT_LIMIT, repeat.table()
     # Not a test of an empty page: the first visit fetched the styles and scripts, by hashed

@@ -91,3 +91,24 @@ def test_the_web_app_manifest_names_its_icons_by_hashed_names(server: Server) ->
 
 def test_an_unknown_static_file_is_a_404(server: Server) -> None:
     assert _get(server.base + "/static/js/app.000000000000.js")[0] == 404
+
+
+def _plain(url: str) -> tuple[int, str]:
+    """Over plain HTTP with no proxy saying otherwise (no X-Forwarded-Proto)."""
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: object, **kwargs: object) -> None:
+            return None
+
+    try:
+        with urllib.request.build_opener(NoRedirect).open(url, timeout=10) as response:
+            return response.status, ""
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers.get("Location", "")
+
+
+def test_plain_http_is_redirected_to_https_but_monitors_are_answered(server: Server) -> None:
+    status, location = _plain(server.base + "/how-to-play/")
+    assert status == 301 and location == f"https://127.0.0.1:{server.port}/how-to-play/"
+    assert _plain(server.base + "/healthz") == (200, "")
+    assert _plain(server.base + "/metrics") == (200, "")  # loopback, no proxy

@@ -1,0 +1,475 @@
+"""The production stack of deploy/, run for real: nginx (Debian's package) with
+deploy/nginx/holdem.conf on loopback ports, a certificate made here, and two Daphne processes
+started by deploy/systemd/holdem@.service's own command line on PostgreSQL + Redis.
+
+Only what cannot run in a test is changed in the configuration: the ports, the host name, the
+certificate and static folder paths (each replacement is checked to have happened).
+
+Checked: pages over HTTPS with HSTS and CSP; plain HTTP redirected; static files compressed
+(Brotli, gzip) and cached for a year; /metrics not served through the proxy; each table's
+websockets routed by path to one process; two phones play a hand over wss:// through nginx;
+SIGTERM to the process serving their table mid-hand: the phones reconnect through nginx to the
+other process, see the very version they had, and finish the hand with no action lost and the
+chips conserved.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+
+from engine.game import STARTING_STACK
+from tests.tables.test_two_processes import _free_port, _manage, _sql, _wait_listening
+
+SERVICES = os.environ.get("DATABASE_URL", "").startswith("postgres") and bool(
+    os.environ.get("REDIS_URL")
+)
+pytestmark = [
+    pytest.mark.services,
+    pytest.mark.skipif(
+        not SERVICES,
+        reason="needs PostgreSQL and Redis: set DATABASE_URL (postgres://) and REDIS_URL",
+    ),
+]
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+BROTLI_MODULE = Path("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so")
+TABLES = 10
+YEAR = 31_536_000
+
+
+def _nginx() -> str:
+    """Debian's nginx, installed (with the Brotli module) when missing: CI runs as root."""
+    found = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else "")
+    if not found:
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env, capture_output=True)
+        subprocess.run(
+            ["apt-get", "install", "-y", "-qq", "nginx", "libnginx-mod-http-brotli-static"],
+            check=True, env=env, capture_output=True,
+        )
+        found = shutil.which("nginx") or "/usr/sbin/nginx"
+    return found
+
+
+def _replace(text: str, old: str, new: str, count: int) -> str:
+    assert text.count(old) == count, f"deploy/nginx/holdem.conf changed: {old!r}"
+    return text.replace(old, new)
+
+
+@dataclass
+class Daphne:
+    port: int
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def served(self, code: str) -> int:
+        return len(re.findall(rf'"WSCONNECT /ws/t/{code}/"', self.text()))
+
+
+@dataclass
+class Stack:
+    https: int
+    http: int
+    cafile: Path
+    database: str
+    daphnes: list[Daphne]
+    tables: list[dict[str, Any]]
+    context: ssl.SSLContext = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.context = ssl.create_default_context(cafile=str(self.cafile))
+
+    @property
+    def base(self) -> str:
+        return f"https://localhost:{self.https}"
+
+    def get(self, url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+        class NoRedirect(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+                return None
+
+        opener = urllib.request.build_opener(
+            NoRedirect, urllib.request.HTTPSHandler(context=self.context)
+        )
+        try:
+            with opener.open(urllib.request.Request(url, headers=headers), timeout=10) as got:
+                return got.status, {k.lower(): v for k, v in got.headers.items()}, got.read()
+        except urllib.error.HTTPError as error:
+            return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
+
+
+def _certificate(folder: Path) -> tuple[Path, Path]:
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )
+    return cert, key
+
+
+def _daphne_command(port: int) -> list[str]:
+    """deploy/systemd/holdem@.service's ExecStart, for this checkout and ``port``."""
+    unit = (DEPLOY / "systemd" / "holdem@.service").read_text()
+    line = next(x for x in unit.splitlines() if x.startswith("ExecStart="))
+    command = line.removeprefix("ExecStart=").replace("/srv/holdem/.venv/bin/",
+                                                       str(Path(sys.executable).parent) + "/")
+    return command.replace("%i", str(port)).split()
+
+
+def _nginx_conf(folder: Path, https: int, http: int, ports: list[int], static: Path,
+                cert: Path, key: Path) -> Path:
+    site = (DEPLOY / "nginx" / "holdem.conf").read_text()
+    site = _replace(site, "listen [::]:80;", "", 1)
+    site = _replace(site, "listen [::]:443 ssl http2;", "", 1)
+    site = _replace(site, "listen 80;", f"listen 127.0.0.1:{http};", 1)
+    site = _replace(site, "listen 443 ssl http2;", f"listen 127.0.0.1:{https} ssl http2;", 1)
+    site = _replace(site, "server_name poker.example.org;", "server_name localhost;", 2)
+    site = _replace(site, "/etc/letsencrypt/live/poker.example.org/fullchain.pem", str(cert), 1)
+    site = _replace(site, "/etc/letsencrypt/live/poker.example.org/privkey.pem", str(key), 1)
+    site = _replace(site, "/srv/holdem/staticfiles/", f"{static}/", 1)
+    site = _replace(site, "127.0.0.1:8001 ", f"127.0.0.1:{ports[0]} ", 2)
+    site = _replace(site, "127.0.0.1:8002 ", f"127.0.0.1:{ports[1]} ", 2)
+    modules = f"load_module {BROTLI_MODULE};" if BROTLI_MODULE.exists() else ""
+    if not modules:
+        site = _replace(site, "brotli_static on;", "", 1)
+    (folder / "holdem.conf").write_text(site)
+    main = folder / "nginx.conf"
+    main.write_text(f"""
+{modules}
+user root;
+worker_processes 1;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log warn;
+events {{ worker_connections 256; }}
+http {{
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    access_log {folder}/access.log;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+    include {folder}/holdem.conf;
+}}
+""")
+    return main
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    folder = tmp_path_factory.mktemp("nginx")
+    nginx = _nginx()
+    url = urlparse(os.environ["DATABASE_URL"])
+    name = (url.path.lstrip("/") or "holdem") + "_nginx"
+    database = url._replace(path=f"/{name}").geturl()
+    admin = url._replace(path="/postgres").geturl()
+    if not _sql(admin, "SELECT 1 FROM pg_database WHERE datname = %s", (name,)):
+        _sql(admin, f'CREATE DATABASE "{name}"')
+    https, http = _free_port(), _free_port()
+    ports = [_free_port(), _free_port()]
+    static = folder / "static"
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("SECURE_", "TABLES_"))},
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DEBUG": "false",
+        "SECRET_KEY": "nginx-test-only-" + "x7Qp2" * 10,
+        "ALLOWED_HOSTS": "localhost",
+        "CSRF_TRUSTED_ORIGINS": f"https://localhost:{https}",
+        "DATABASE_URL": database,
+        "REDIS_URL": os.environ["REDIS_URL"],
+        "BEHIND_PROXY": "true",
+        "SERVE_STATIC": "false",
+        "STATIC_ROOT": str(static),
+        "TABLES_CLOCK_INTERVAL": "0.05",
+        "TABLES_NEXT_HAND_PAUSE": "0.3",
+        "TABLES_BOT_PAUSE": "0.1,0.2",
+        "PYTHONUNBUFFERED": "1",
+    }
+    env.pop("STATIC_COLLECTED", None)
+    _manage(env, "migrate", "--noinput", "-v", "0")
+    _manage(env, "collectstatic", "--noinput", "-v", "0")
+    out = folder / "tables.json"
+    _manage(env, "loadtest_tables", "--tables", str(TABLES), "--persons", "2", "--seats", "2",
+            "--turn-seconds", "60", "--output", str(out))
+    tables = json.loads(out.read_text())["tables"]
+    ids = [t["id"] for t in tables]
+    # Held (as a moderator would) until a test plays one.
+    _sql(database, "UPDATE tables_table SET paused = true WHERE id = ANY(%s)", (ids,))
+    cert, key = _certificate(folder)
+    daphnes = []
+    for n, port in enumerate(ports):
+        log = folder / f"daphne-{n}.log"
+        with open(log, "wb") as sink:
+            process = subprocess.Popen(
+                _daphne_command(port), cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT
+            )
+        daphnes.append(Daphne(port, process, log))
+    conf = _nginx_conf(folder, https, http, ports, static, cert, key)
+    test = subprocess.run([nginx, "-t", "-c", str(conf)], capture_output=True, text=True)
+    assert test.returncode == 0, test.stderr
+    proxy = subprocess.Popen([nginx, "-c", str(conf), "-g", "daemon off;"],
+                             stderr=open(folder / "nginx.out", "wb"))  # noqa: SIM115
+    try:
+        for daphne in daphnes:
+            _wait_listening(daphne)  # type: ignore[arg-type]
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", https), 0.5).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, (folder / "error.log").read_text()
+                time.sleep(0.1)
+        yield Stack(https, http, cert, database, daphnes, tables)
+    finally:
+        proxy.send_signal(signal.SIGQUIT)
+        try:
+            proxy.wait(10)
+        except subprocess.TimeoutExpired:
+            proxy.kill()
+        for daphne in daphnes:
+            if daphne.process.poll() is None:
+                daphne.process.kill()
+                daphne.process.wait(10)
+
+
+# ------------------------------------------------------------------------------ HTTP
+def test_pages_come_over_https_with_hsts_and_a_content_security_policy(stack: Stack) -> None:
+    status, headers, body = stack.get(stack.base + "/")
+    assert status == 200 and b"Hold" in body
+    assert headers["strict-transport-security"] == f"max-age={YEAR}"
+    policy = headers["content-security-policy"]
+    assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert f"wss://localhost:{stack.https}" in policy  # the page's own websocket, over TLS
+    assert "permissions-policy" in headers
+    # Django saw HTTPS through the proxy (X-Forwarded-Proto): no redirect loop, a table's page.
+    status, headers, _ = stack.get(stack.base + f"/t/{stack.tables[0]['code']}/")
+    assert status == 200 and "content-security-policy" in headers
+    assert stack.get(stack.base + "/healthz")[:1] == (200,)
+
+
+def test_plain_http_is_redirected_to_https(stack: Stack) -> None:
+    status, headers, _body = stack.get(f"http://localhost:{stack.http}/t/ABC/?x=1")
+    assert status == 301
+    assert headers["location"] == "https://localhost/t/ABC/?x=1"
+
+
+def test_static_files_come_compressed_and_cached_for_a_year(stack: Stack) -> None:
+    _s, _h, body = stack.get(stack.base + "/")
+    found = re.findall(r'(?:href|src)="(/static/[^"]+)"', body.decode())
+    assert len(found) >= 10
+    for url in found:
+        status, plain, data = stack.get(stack.base + url)
+        assert status == 200, url
+        assert "immutable" in plain["cache-control"] and f"max-age={YEAR}" in plain["cache-control"]
+        assert plain["strict-transport-security"] == f"max-age={YEAR}"
+        if url.endswith((".css", ".js")):
+            _s, gz, gz_data = stack.get(stack.base + url, **{"Accept-Encoding": "gzip"})
+            assert gz.get("content-encoding") == "gzip", url
+            assert len(gz_data) < len(data)
+            if BROTLI_MODULE.exists():
+                _s, br, br_data = stack.get(stack.base + url, **{"Accept-Encoding": "br, gzip"})
+                assert br.get("content-encoding") == "br", url
+                assert len(br_data) < len(gz_data)
+
+
+def test_metrics_are_not_served_through_the_proxy(stack: Stack) -> None:
+    assert stack.get(stack.base + "/metrics")[0] == 404
+
+
+# ------------------------------------------------------------------------------ websockets
+@dataclass
+class Phone:
+    name: str
+    url: str
+    session: str | None
+    context: ssl.SSLContext
+    origin: str
+    versions: list[int] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+    notices: list[str] = field(default_factory=list)
+    connections: int = 0
+    sent: list[tuple[int, str, int]] = field(default_factory=list)  # (version, kind, hand)
+    acting: bool = False
+    ws: Any = None
+
+    @property
+    def version(self) -> int:
+        return self.versions[-1] if self.versions else -1
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Connected through nginx until ``stop``; connects again when the socket closes."""
+        import websockets
+
+        headers = [("Cookie", f"sessionid={self.session}")] if self.session else []
+        while not stop.is_set():
+            try:
+                async with websockets.connect(
+                    self.url, ssl=self.context, origin=self.origin,  # type: ignore[arg-type]
+                    additional_headers=headers, ping_interval=None, max_size=2**22,
+                ) as ws:
+                    self.ws = ws
+                    self.connections += 1
+                    with contextlib.suppress(websockets.exceptions.ConnectionClosed):
+                        async for text in ws:
+                            await self.on_message(str(text))
+            except (OSError, websockets.exceptions.InvalidStatus,
+                    websockets.exceptions.InvalidHandshake):
+                pass
+            self.ws = None
+            if not stop.is_set():
+                await asyncio.sleep(0.2)
+
+    async def on_message(self, text: str) -> None:
+        if 'data-kind="error"' in text:
+            self.notices.append(text)
+        at = text.find('<script id="table-data"')
+        if at < 0:
+            return
+        self.data = json.loads(text[text.find(">", at) + 1 : text.find("</script>", at)])
+        self.versions.append(int(self.data["version"]))
+        await self.maybe_act()
+
+    async def maybe_act(self) -> None:
+        data, legal = self.data, self.data.get("legal") or {}
+        mine = data.get("screen") == "play" and legal and data.get("to_act") == data.get("you")
+        if self.acting and mine and self.ws is not None and (
+            not self.sent or self.sent[-1][0] < self.version
+        ):
+            kind = "check" if legal["check"] else "call"  # the hand goes on to its end
+            self.sent.append((self.version, kind, int(data["hand_number"])))
+            await self.ws.send(json.dumps({
+                "type": "action", "kind": kind, "version": self.version,
+                "action_id": f"{self.name}-{self.version}",
+            }))
+
+
+def _phone(stack: Stack, table: dict[str, Any], name: str, session: str | None) -> Phone:
+    return Phone(name, f"wss://localhost:{stack.https}/ws/t/{table['code']}/", session,
+                 stack.context, stack.base)
+
+
+async def _until(check: Any, what: str, timeout: float = 15) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"timed out: {what}"
+        await asyncio.sleep(0.05)
+
+
+async def test_each_table_is_routed_by_its_path_to_one_process(stack: Stack) -> None:
+    stop = asyncio.Event()
+    watchers = [_phone(stack, t, f"watch-{t['code']}", None)
+                for t in stack.tables[1:] for _ in range(2)]
+    tasks = [asyncio.create_task(w.run(stop)) for w in watchers]
+    await _until(lambda: all(w.versions for w in watchers), "every watcher's first frame")
+    stop.set()
+    for watcher in watchers:
+        await watcher.ws.close()
+    await asyncio.wait_for(asyncio.gather(*tasks), 10)
+    served = [[d.served(t["code"]) for d in stack.daphnes] for t in stack.tables[1:]]
+    for table, counts in zip(stack.tables[1:], served, strict=True):
+        assert sorted(counts) == [0, 2], (table["code"], counts)  # both sockets, one process
+    # Both processes have tables of their own.
+    assert all(any(counts[n] for counts in served) for n in range(2)), served
+
+
+def _table_row(stack: Stack, table_id: int) -> tuple[int, dict[str, Any]]:
+    version, state = _sql(
+        stack.database, "SELECT version, state FROM tables_table WHERE id = %s", (table_id,)
+    )[0]
+    return int(version), state
+
+
+async def test_two_phones_play_through_the_proxy_and_outlive_a_process_stopping(
+    stack: Stack,
+) -> None:
+    table = stack.tables[0]
+    sessions = {p["position"]: p["session"] for p in table["players"]}
+    phones = [_phone(stack, table, f"seat{n}", sessions[n]) for n in (0, 1)]
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(p.run(stop)) for p in phones]
+    await _until(lambda: all(p.versions for p in phones), "both phones' first frame")
+    _sql(stack.database, "UPDATE tables_table SET paused = false, "
+         "next_deadline = now() + interval '60 seconds' WHERE id = %s", (table["id"],))
+    _version, state = _table_row(stack, table["id"])
+    hand = state["hand_number"]
+    # Two actions over wss:// through nginx, then both phones stop, mid-hand.
+    for phone in phones:
+        phone.acting = True
+        await phone.maybe_act()
+    await _until(lambda: sum(len(p.sent) for p in phones) >= 3, "three actions")
+    for phone in phones:
+        phone.acting = False
+    await asyncio.sleep(0.5)
+    version, state = _table_row(stack, table["id"])
+    assert state["hand_number"] == hand and state["hand"] is not None, "the hand ended early"
+    await _until(lambda: all(p.version == version for p in phones), "both phones caught up")
+    sent_before = sum(len(p.sent) for p in phones)
+    assert len(state["hand"]["actions"]) >= sent_before  # every action sent is saved
+
+    # SIGTERM to the process serving this table: it exits cleanly, its phones come back
+    # through nginx to the other one and see the very version they had.
+    [serving] = [d for d in stack.daphnes if d.served(table["code"])]
+    [other] = [d for d in stack.daphnes if d is not serving]
+    serving.process.send_signal(signal.SIGTERM)
+    assert serving.process.wait(20) == 0, serving.text()[-3000:]
+    await _until(lambda: all(p.connections == 2 and p.ws is not None for p in phones),
+                 "both phones reconnected")
+    assert other.served(table["code"]) == 2
+    await _until(lambda: all(p.versions[-1] == version for p in phones), "the same version")
+    assert _table_row(stack, table["id"])[0] == version  # nothing changed while they were away
+
+    # The hand goes on to its end on the other process.
+    for phone in phones:
+        phone.acting = True
+        await phone.maybe_act()
+    await _until(lambda: _table_row(stack, table["id"])[1]["hand_number"] > hand,
+                 "the hand finished and the next was dealt", timeout=30)
+    stop.set()
+    for phone in phones:
+        phone.acting = False
+        if phone.ws is not None:
+            await phone.ws.close()
+    await asyncio.wait_for(asyncio.gather(*tasks), 10)
+
+    record, final_stacks = _sql(
+        stack.database, "SELECT record, final_stacks FROM tables_hand "
+        "WHERE table_id = %s AND number = %s", (table["id"], hand),
+    )[0]
+    # No action lost: every one sent in that hand is in its record, none refused.
+    sent = sorted((v, kind) for p in phones for v, kind, number in p.sent if number == hand)
+    people = record["actions"]  # two people, no computer, no time-out (60 s turns)
+    assert [a["kind"] for a in people] == [kind for _v, kind in sent], (people, sent)
+    assert not [n for p in phones for n in p.notices], [n for p in phones for n in p.notices]
+    # Chips conserved: the two stacks still hold every chip.
+    stacks = final_stacks.values() if isinstance(final_stacks, dict) else final_stacks
+    assert sum(stacks) == 2 * STARTING_STACK, final_stacks
+    _version, state = _table_row(stack, table["id"])
+    assert sum(seat["stack"] for seat in state["seats"]) == 2 * STARTING_STACK, state["seats"]
