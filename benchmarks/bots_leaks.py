@@ -15,9 +15,9 @@ one the leak is about. A rate is decisions / spots.
   weak hand (made-hand percentile under 0.5): betting or raising.
 - ``weak barrel into strength``: on the turn or river, nobody to call, against nobody but tight
   players who each called a bet earlier after the flop (their calls mean top pair or better),
-  with a weak hand (under 0.5): betting.
+  with a hand under 0.6 (behind everything they call with): betting.
 - ``strong bet multiway``: after the flop, nobody to call, two or more opponents, a strong hand
-  (made-hand percentile at least 0.9): betting (higher is better).
+  (made-hand percentile at least 0.85): betting (higher is better).
 """
 
 from __future__ import annotations
@@ -83,14 +83,14 @@ def spots_of(spot: Spot, action: Action, names: Mapping[int, str]) -> list[tuple
         out.append(("fold top pair+ to a raise", folded))
     if spot.street == 3 and s < 0.5 and live and all(names[x] in STATIONS for x in live):
         out.append(("bluff into station", _aggressive(spot, action)))
-    if spot.street >= 2 and spot.to_call == 0 and s < 0.5 and live:
+    if spot.street >= 2 and spot.to_call == 0 and s < 0.6 and live:
         earlier = [a for a in spot.acts if 1 <= a.street < spot.street]
         if all(
             names[x] in STRENGTH_CALLERS and any(a.seat == x and a.kind == "call" for a in earlier)
             for x in live
         ):
             out.append(("weak barrel into strength", _aggressive(spot, action)))
-    if spot.to_call == 0 and len(live) >= 2 and s >= 0.9:
+    if spot.to_call == 0 and len(live) >= 2 and s >= 0.85:
         out.append(("strong bet multiway", _aggressive(spot, action)))
     return out
 

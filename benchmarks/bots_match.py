@@ -214,7 +214,7 @@ PLAYERS: dict[str, Policy] = {
     **OUTSIDE,
 }
 LEVELS = ("easy", "medium", "hard")
-REMEMBERS = {"hard"}  # players that read ``past`` (the others get an empty list)
+REMEMBERS = {"hard", "medium"}  # players that read ``past`` (the others get an empty list)
 
 
 # ------------------------------------------------------------------ playing
@@ -392,6 +392,8 @@ MATCHES: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
     "six-max-outside": ("six-max", "hard", "medium", SIX_MAX_OUTSIDE),
 }
 OUTSIDE_MATCHES = ("vs-mc-caller", "vs-station", "vs-tight", "vs-wild", "six-max-outside")
+# With --outside, these quick matches play this many times --hands (more spots for the leaks).
+OUTSIDE_SCALE = {"vs-tight": 4, "six-max-outside": 3}
 
 
 def run_match(name: str, deals: int, session: int, workers: int, seed: int,
@@ -430,7 +432,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--match", nargs="*", default=list(MATCHES), choices=list(MATCHES))
     parser.add_argument("--outside", action="store_true",
-                        help="the matches against outside styles, with the leak counts")
+                        help="the matches against outside styles, with the leak counts "
+                        "(vs-tight plays 4 and six-max-outside 3 times --hands)")
     parser.add_argument("--hands", type=int, default=4000, help="deals per match")
     parser.add_argument("--session", type=int, default=100, help="hands per session (game)")
     parser.add_argument("--levels", default="hard,medium",
@@ -442,7 +445,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     levels = tuple(args.levels.split(","))
     tally: bots_leaks.Tally = {}
     for name in names:
-        result = run_match(name, args.hands, args.session, args.workers, args.seed, levels)
+        deals = args.hands * (OUTSIDE_SCALE.get(name, 1) if args.outside else 1)
+        result = run_match(name, deals, args.session, args.workers, args.seed, levels)
         print(report(result), flush=True)
         bots_leaks.merge(tally, result.tally)
     shown = tuple(level for level in LEVELS if any(key[0] == level for key in tally))
