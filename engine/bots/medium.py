@@ -132,7 +132,9 @@ def _preflop(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: Se
         if spot.legal["check"]:  # the big blind after limps
             if stack_bb <= 12 and pct <= 0.15:
                 return all_in(spot)
-            if pct <= (0.22 if spot.n == 2 else 0.12):
+            if pct <= (0.22 if spot.n == 2 else 0.12) or _punish_limpers(
+                spot, profile_of, settings, cls, [a.seat for a in limpers]
+            ):
                 return bet_to(spot, bb * (3 + len(limpers)))
             return check_or_call(spot)
         steal = _steal_factor(spot, profile_of, settings)
@@ -159,6 +161,21 @@ def _preflop(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: Se
             return check_or_call(spot)  # limp on the button: loose players pay off later
         return fold_or_check(spot)
     return _facing_raise(spot, rng, profile_of, settings, cls, level)
+
+
+def _punish_limpers(
+    spot: Spot, profile_of: ProfileOf, settings: Settings, cls: int, limpers: list[int]
+) -> bool:
+    """In the big blind after limps by players who play many more hands than usual: raise a
+    hand that is well ahead of the hands they limp and call with (out of position, so it
+    needs more than the button does)."""
+    if not settings.adapt or not limpers:
+        return False
+    tightest = min(profile_of(s).vpip for s in limpers)
+    if tightest < prior_for(spot.n).vpip * 1.2:
+        return False
+    eq = preflop.equity_vs(cls, preflop.top(min(tightest, 1.0))) * preflop.playability(cls)
+    return eq >= 0.52 + 0.05 * (len(limpers) - 1)
 
 
 def _loose_behind(
@@ -344,7 +361,8 @@ def _postflop(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: S
         return marks
 
     if call == 0:
-        options.append(Option(equity * pot, check_or_call(spot)))
+        checked = _checked(equity, pot, len(opponents), spot.street)
+        options.append(Option(checked, check_or_call(spot)))
         if spot.legal["bet_or_raise"] is not None:
             sizes = list(BET_SIZES[spot.street])
             if settings.adapt and spot.street < 3 and all(p.fold_to_bet < 0.25 for p in profiles):
@@ -373,3 +391,17 @@ def _postflop(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: S
         go_all_in = target >= (mine.stack + mine.bet) * 0.92
         options.append(Option(ev, all_in(spot) if go_all_in else bet_to(spot, target)))
     return _choose(options, rng, settings, pot)
+
+
+# Share of its edge over an even split that a hand ahead of several players keeps when it checks
+# a street with more cards to come: free cards for every draw and every overcard against it.
+CHECK_KEEPS = {1: 0.75, 2: 0.85}
+
+
+def _checked(equity: float, pot: int, opponents: int, street: int) -> float:
+    """What checking is worth: the equity, less part of the edge of a hand that is ahead of
+    two or more opponents before the river (heads-up and on the river, the equity itself)."""
+    fair = 1.0 / (opponents + 1)
+    if opponents < 2 or street >= 3 or equity <= fair:
+        return equity * pot
+    return (fair + (equity - fair) * CHECK_KEEPS.get(street, 1.0)) * pot

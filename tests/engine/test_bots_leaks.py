@@ -27,6 +27,7 @@ from tests.engine.test_bots_character import (
     BOARD,
     Spot,
     bets,
+    continues,
     one_combo_per_class,
     rate,
     spots_by_strength,
@@ -226,3 +227,41 @@ def test_estimate_uses_the_fold_again_rate_for_a_second_call() -> None:
     # A player who never folds again keeps more of his range after the second call.
     assert estimate(spot, 1, sticky).sum() > estimate(spot, 1, loose).sum()
 
+
+
+# ------------------------------------------------------------------ easy against big bets
+RIVER_BARRELS = ("0 raise 50", "1 call", "1 check", "0 check", "1 bet 60", "0 call", "1 bet 200")
+
+
+def test_easy_no_longer_pays_off_a_river_bet_with_nothing() -> None:
+    # Before: easy called these river bets with every hand between the 20th and 40th
+    # percentile (its chance against random cards looked good enough); a tight player's bets
+    # there are never beaten by them.
+    weak = spots_by_strength(BOARD, 3, 0.2, 0.4, RIVER_BARRELS, count=40)
+    assert rate("easy", "tight", weak, continues) < 0.2
+
+
+def test_easy_stays_a_loose_caller_with_a_fair_hand() -> None:
+    fair = spots_by_strength(BOARD, 2, 0.4, 0.6, RIVER_BARRELS[:5], count=40)
+    assert rate("easy", "tight", fair, continues) > 0.8
+
+
+# ------------------------------------------------------------------ the big blind after a limp
+def big_blind_raises(opponent: str) -> float:
+    """Share (by combos) of hands hard raises in the big blind when the button limps."""
+    raised = 0.0
+    for a, b in one_combo_per_class():
+        hand = make_hand({0: 2000, 1: 2000}, button=1, holes={0: text(a) + text(b)})
+        play(hand, "1 call")
+        action = decide("hard", {"hand": hand_view(hand, 0)}, list(memory(opponent)),
+                        random.Random(3))
+        if action.kind in (ActionKind.RAISE, ActionKind.BET, ActionKind.ALL_IN):
+            size = float(preflop_table.CLASS_SIZE[preflop_table.hand_class((a, b))])
+            raised += size / preflop_table.N_COMBOS
+    return raised
+
+
+def test_hard_raises_more_limps_of_a_player_who_calls_with_anything() -> None:
+    # Before: 22% of hands whoever limped (now 34% against the station); a station calls the
+    # raise with all of his limps, so every hand well ahead of them is a value raise.
+    assert big_blind_raises("station") > big_blind_raises("tight") + 0.08
