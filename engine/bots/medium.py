@@ -55,9 +55,10 @@ def typical_profiles(spot: Spot) -> ProfileOf:
 
 
 def noticed_profiles(spot: Spot, past: Sequence[Mapping[str, Any]]) -> ProfileOf:
-    """The typical profile for everyone, with one thing a solid player remembers: how often a
-    player folds to bets, but only once he has called a bet after the flop in this hand again
-    (a player seen calling everything down is not bluffed off his hand)."""
+    """The typical profile for everyone, with what a solid player remembers of a player who
+    calls a bet after the flop in this hand again: how often he folds to bets and how often he
+    bets (a player seen calling everything down is not bluffed off his hand, and his checks do
+    not make his hand weak if he never bets anyway)."""
     typical = Profile.typical(spot.n)
     callers = {a.seat for a in spot.acts if a.street >= 1 and a.kind == "call"}
     if not past or not callers:
@@ -68,7 +69,14 @@ def noticed_profiles(spot: Spot, past: Sequence[Mapping[str, Any]]) -> ProfileOf
         if seat not in callers:
             return typical
         seen = model.profile(seat, spot.n)
-        return replace(typical, fold_to_bet=seen.fold_to_bet, fold_again=seen.fold_again)
+        return replace(
+            typical,
+            fold_to_bet=seen.fold_to_bet,
+            fold_again=seen.fold_again,
+            # and how seldom he bets: a player who never bets does not check only weak hands
+            bet_rate=seen.bet_rate,
+            aggression=seen.aggression,
+        )
 
     return profile_of
 
