@@ -351,8 +351,35 @@ class Result:
     seconds: float
     tally: bots_leaks.Tally
 
+    # The first pair's figures (A and B, the tested seat's two players, or the first two
+    # levels), as the heads-up and six-seat reports give them.
+    @property
+    def first(self) -> float:
+        return next(iter(self.players.values())).mean
 
-def summarise(name: str, sessions: Sequence[SessionResult], hands: int, seconds: float) -> Result:
+    @property
+    def second(self) -> float:
+        return list(self.players.values())[1].mean
+
+    @property
+    def diff(self) -> float:
+        return next(iter(self.diffs.values())).mean
+
+    @property
+    def low(self) -> float:
+        return next(iter(self.diffs.values())).low
+
+    @property
+    def high(self) -> float:
+        return next(iter(self.diffs.values())).high
+
+
+def summarise(name: str, sessions: Sequence[SessionResult], hands: int,
+              kind: str | None = None, seconds: float = 0.0) -> Result:
+    """The match's figures in bb/100 from its sessions (``kind``, when given, must be the
+    match's)."""
+    if kind is not None and kind != MATCHES[name][0]:
+        raise ValueError(f"{name} is a {MATCHES[name][0]} match, not {kind}")
     scale = 100.0 / (BIG_BLIND * hands)
     names = list(sessions[0].totals)
     players = {p: interval([s.totals[p] * scale for s in sessions]) for p in names}
@@ -407,7 +434,7 @@ def run_match(name: str, deals: int, session: int, workers: int, seed: int,
             per_session = pool.map(run_session, tasks, chunksize=1)
     else:
         per_session = [run_session(t) for t in tasks]
-    return summarise(name, per_session, session, time.time() - started)
+    return summarise(name, per_session, session, kind, time.time() - started)
 
 
 def report(result: Result) -> str:
