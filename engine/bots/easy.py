@@ -2,8 +2,8 @@
 
 It plays more than half of its hands, mostly by calling; it raises only its best starting
 hands, calls bets whenever its hand looks "good enough" (its chance against random cards, with
-little thought for what the bettor holds: on the turn and river it only counts out the hands
-that would not bet at all), bets half the pot with a strong hand and almost never bluffs.
+little thought for what the bettor holds: it only counts out most of the hands that would not
+bet at all), bets half the pot with a strong hand and almost never bluffs.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from engine.bots.combos import board_strength
 from engine.bots.sim import deal, uniform_range
 
 TRIALS = 250
-# Made-hand percentile from which easy believes a turn or river bettor's hand can come.
-BETTOR_FLOOR = 0.4
+# Made-hand percentile, by street, from which easy believes a bettor's hand mostly comes.
+BETTOR_FLOOR = {1: 0.3, 2: 0.4, 3: 0.4}
 
 
 def decide(spot: Spot, rng: random.Random) -> Action:
@@ -56,12 +56,12 @@ def _preflop(spot: Spot, rng: random.Random) -> Action:
 
 def _postflop(spot: Spot, rng: random.Random) -> Action:
     weights = [uniform_range()] * len(spot.opponents)
-    if spot.to_call > 0 and spot.street >= 2:
-        # Bet into on the turn or river, even a beginner gives the bettor a hand: the
-        # bettor's cards are dealt from those that pair the board or better (or draw).
+    if spot.to_call > 0:
+        # Bet into, even a beginner gives the bettor a hand: the bettor's cards are dealt
+        # mostly from those that pair the board or better (or draw), more so on later streets.
         bettor = spot.last_aggressor(spot.street)
         strength, _ = board_strength(spot.board)
-        made = np.where(strength >= BETTOR_FLOOR, 1.0, 0.15)
+        made = np.where(strength >= BETTOR_FLOOR[spot.street], 1.0, 0.15)
         weights = [made if o.seat == bettor else w for o, w in zip(spot.opponents, weights,
                                                                    strict=True)]
     dealt = deal(spot.hole, spot.board, weights, TRIALS, rng)
@@ -76,7 +76,10 @@ def _postflop(spot: Spot, rng: random.Random) -> Action:
         return bet_to(spot, spot.current_bet * 2.5)
     if call >= spot.mine.stack and equity < price + 0.05:
         return fold_or_check(spot)
-    if equity + 0.12 >= price or (equity >= 0.3 and call <= pot * 0.5):
+    # Sticky before the river (one more card might help); on the river a call needs about
+    # the price.
+    sticky = 0.12 if spot.street < 3 else 0.05
+    if equity + sticky >= price or (spot.street < 3 and equity >= 0.3 and call <= pot * 0.5):
         return check_or_call(spot)
     if equity >= 0.95:
         return all_in(spot)
