@@ -8,7 +8,8 @@ one the leak is about. A rate is decisions / spots.
   player still to act is a loose one (a station or a maniac): folding here gives up the best
   seat against players who pay off; (``button limp vs loose`` counts the limps in those spots).
 - ``fold after own re-raise``: before the flop, the bot has re-raised (a raise over a raise)
-  and faces a raise again: folding throws away what it put in (lower is better).
+  and faces a raise again: folding throws away what it put in (lower is better); counted
+  again for the hands among the strongest 15% (folding those is the clearest mistake).
 - ``fold top pair+ to a raise``: after the flop the bot bet or raised this round with top pair
   or better (made-hand percentile at least 0.8) and folds to a raise.
 - ``bluff into station``: on the river, against nobody but players who never fold, with a
@@ -25,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.actions import Action, ActionKind
+from engine.bots import preflop as preflop_table
 from engine.bots.base import Spot
 from engine.bots.combos import COMBO_INDEX, board_strength
 
@@ -36,6 +38,7 @@ LEAKS = (
     "button fold vs loose",
     "button limp vs loose",
     "fold after own re-raise",
+    "... of them with a top-15% hand",
     "fold top pair+ to a raise",
     "bluff into station",
     "weak barrel into strength",
@@ -76,6 +79,8 @@ def spots_of(spot: Spot, action: Action, names: Mapping[int, str]) -> list[tuple
         reraised = any(a.seat == spot.me and a.kind == "raise" and a.level >= 2 for a in before)
         if reraised and spot.to_call > 0:
             out.append(("fold after own re-raise", folded))
+            if preflop_table.percentile(spot.hole) <= 0.15:
+                out.append(("... of them with a top-15% hand", folded))
         return out
     s = _strength(spot)
     mine_now = [a for a in spot.street_acts(spot.street) if a.seat == spot.me]

@@ -58,25 +58,32 @@ def noticed_profiles(spot: Spot, past: Sequence[Mapping[str, Any]]) -> ProfileOf
     """The typical profile for everyone, with what a solid player remembers of a player who
     calls a bet after the flop in this hand again: how often he folds to bets and how often he
     bets (a player seen calling everything down is not bluffed off his hand, and his checks do
-    not make his hand weak if he never bets anyway)."""
+    not make his hand weak if he never bets anyway); and of a player who re-raises in this hand
+    again, how often he re-raises."""
     typical = Profile.typical(spot.n)
     callers = {a.seat for a in spot.acts if a.street >= 1 and a.kind == "call"}
-    if not past or not callers:
+    reraisers = {a.seat for a in spot.acts if a.street == 0 and a.kind == "raise" and a.level >= 2}
+    if not past or not (callers or reraisers):
         return lambda seat: typical
     model = model_from_past(past, spot.me)
 
     def profile_of(seat: int) -> Profile:
-        if seat not in callers:
+        if seat not in callers and seat not in reraisers:
             return typical
         seen = model.profile(seat, spot.n)
-        return replace(
-            typical,
-            fold_to_bet=seen.fold_to_bet,
-            fold_again=seen.fold_again,
-            # and how seldom he bets: a player who never bets does not check only weak hands
-            bet_rate=seen.bet_rate,
-            aggression=seen.aggression,
-        )
+        noticed = typical
+        if seat in reraisers:  # how often he re-raises: a maniac's re-raises are not a rock's
+            noticed = replace(noticed, reraise=seen.reraise)
+        if seat in callers:
+            noticed = replace(
+                noticed,
+                fold_to_bet=seen.fold_to_bet,
+                fold_again=seen.fold_again,
+                # and how seldom he bets: a player who never bets does not check only weak hands
+                bet_rate=seen.bet_rate,
+                aggression=seen.aggression,
+            )
+        return noticed
 
     return profile_of
 
