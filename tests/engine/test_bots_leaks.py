@@ -265,3 +265,49 @@ def test_hard_raises_more_limps_of_a_player_who_calls_with_anything() -> None:
     # Before: 22% of hands whoever limped (now 34% against the station); a station calls the
     # raise with all of his limps, so every hand well ahead of them is a value raise.
     assert big_blind_raises("station") > big_blind_raises("tight") + 0.08
+
+
+# ------------------------------------------------------------------ strong hands multiway
+def strong_multiway_bets(hole: str, board: str) -> float:
+    """Three-handed: the bot (button) opens, the station calls, the big blind re-raises, the bot
+    re-raises again and both call; on the flop both check to the bot."""
+    total = 0
+    for seed in range(10):
+        hand = make_hand({0: 2000, 1: 2000, 2: 2000}, button=0, holes={0: hole}, board=board)
+        play(hand, "0 raise 60", "1 call", "2 raise 200", "0 raise 500", "1 call", "2 call",
+             "1 check", "2 check")
+        action = decide("hard", {"hand": hand_view(hand, 0)}, list(memory("station")),
+                        random.Random(seed))
+        total += action.kind in (ActionKind.BET, ActionKind.RAISE, ActionKind.ALL_IN)
+    return total / 10
+
+
+def test_hard_bets_top_pair_and_an_overpair_in_a_re_raised_three_way_pot() -> None:
+    # Before: hard checked A-Q on Q-8-2 and Q-Q on T-7-3 every time here: it read the
+    # station's call of a four-bet as the few hands of a player who seldom raises (aces,
+    # kings), so betting looked like getting called only by better.
+    assert strong_multiway_bets("AsQh", "8sQd2c") == 1.0
+    assert strong_multiway_bets("QcQd", "Ts7h3c") == 1.0
+
+
+def test_a_loose_players_call_of_a_re_raise_is_read_wide() -> None:
+    hand = make_hand({0: 2000, 1: 2000, 2: 2000}, button=0)
+    play(hand, "0 raise 60", "1 call", "2 raise 200", "0 raise 500", "1 call")
+    spot = read_spot({"hand": hand_view(hand, 2)})
+    station = Profile.of(Counts(hands=40, vpip=39, pfr=1), prior_for(3))
+    typical = Profile.typical(3)
+    wide = float((preflop_classes(spot, 1, station) * preflop_table.CLASS_SIZE).sum())
+    usual = float((preflop_classes(spot, 1, typical) * preflop_table.CLASS_SIZE).sum())
+    assert wide > 1.5 * usual
+
+
+def test_checking_a_hand_ahead_of_several_players_is_worth_less_than_its_equity() -> None:
+    from engine.bots.medium import _checked
+
+    # Ahead of three players on the flop: part of the edge over an even share is lost to free
+    # cards; behind the field, heads-up or on the river, checking keeps the equity.
+    assert _checked(0.6, 100, 3, 1) < 0.6 * 100
+    assert _checked(0.6, 100, 3, 1) > 0.25 * 100
+    assert _checked(0.2, 100, 3, 1) == 0.2 * 100
+    assert _checked(0.6, 100, 1, 1) == 0.6 * 100
+    assert _checked(0.6, 100, 3, 3) == 0.6 * 100
