@@ -50,7 +50,7 @@ def decide(
     if level == "easy":
         return easy.decide(spot, rng)
     if level == "medium":
-        return medium.decide(spot, rng, medium.typical_profiles(spot), medium.MEDIUM)
+        return medium.decide(spot, rng, medium.noticed_profiles(spot, past), medium.MEDIUM)
     return hard.decide(spot, past, rng)
 
 

@@ -2,20 +2,25 @@
 
 It plays more than half of its hands, mostly by calling; it raises only its best starting
 hands, calls bets whenever its hand looks "good enough" (its chance against random cards, with
-little thought for what the bettor holds), bets half the pot with a strong hand and almost
-never bluffs.
+little thought for what the bettor holds: it only counts out most of the hands that would not
+bet at all), bets half the pot with a strong hand and almost never bluffs.
 """
 
 from __future__ import annotations
 
 import random
 
+import numpy as np
+
 from engine.actions import Action
 from engine.bots import preflop
 from engine.bots.base import Spot, all_in, bet_to, check_or_call, fold_or_check
+from engine.bots.combos import board_strength
 from engine.bots.sim import deal, uniform_range
 
 TRIALS = 250
+# Made-hand percentile, by street, from which easy believes a bettor's hand mostly comes.
+BETTOR_FLOOR = {1: 0.3, 2: 0.4, 3: 0.4}
 
 
 def decide(spot: Spot, rng: random.Random) -> Action:
@@ -50,8 +55,16 @@ def _preflop(spot: Spot, rng: random.Random) -> Action:
 
 
 def _postflop(spot: Spot, rng: random.Random) -> Action:
-    opponents = len(spot.opponents)
-    dealt = deal(spot.hole, spot.board, [uniform_range()] * opponents, TRIALS, rng)
+    weights = [uniform_range()] * len(spot.opponents)
+    if spot.to_call > 0:
+        # Bet into, even a beginner gives the bettor a hand: the bettor's cards are dealt
+        # mostly from those that pair the board or better (or draw), more so on later streets.
+        bettor = spot.last_aggressor(spot.street)
+        strength, _ = board_strength(spot.board)
+        made = np.where(strength >= BETTOR_FLOOR[spot.street], 1.0, 0.15)
+        weights = [made if o.seat == bettor else w for o, w in zip(spot.opponents, weights,
+                                                                   strict=True)]
+    dealt = deal(spot.hole, spot.board, weights, TRIALS, rng)
     equity = dealt.equity() if dealt.trials else 0.5
     pot, call = spot.pot, spot.to_call
     if call == 0:
@@ -63,7 +76,10 @@ def _postflop(spot: Spot, rng: random.Random) -> Action:
         return bet_to(spot, spot.current_bet * 2.5)
     if call >= spot.mine.stack and equity < price + 0.05:
         return fold_or_check(spot)
-    if equity + 0.12 >= price or (equity >= 0.3 and call <= pot * 0.5):
+    # Sticky before the river (one more card might help); on the river a call needs about
+    # the price.
+    sticky = 0.12 if spot.street < 3 else 0.05
+    if equity + sticky >= price or (spot.street < 3 and equity >= 0.3 and call <= pot * 0.5):
         return check_or_call(spot)
     if equity >= 0.95:
         return all_in(spot)

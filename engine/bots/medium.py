@@ -14,8 +14,9 @@ Every opponent is read with the typical profile of the table size. The hard play
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -23,7 +24,7 @@ from engine.actions import Action
 from engine.bots import preflop, ranges
 from engine.bots.base import Spot, all_in, bet_to, check_or_call, fold_or_check
 from engine.bots.combos import BoolArray, FloatArray, board_strength
-from engine.bots.model import Profile, prior_for
+from engine.bots.model import Profile, model_from_past, prior_for
 from engine.bots.sim import deal
 
 ProfileOf = Callable[[int], Profile]
@@ -51,6 +52,40 @@ def decide(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: Sett
 def typical_profiles(spot: Spot) -> ProfileOf:
     typical = Profile.typical(spot.n)
     return lambda seat: typical
+
+
+def noticed_profiles(spot: Spot, past: Sequence[Mapping[str, Any]]) -> ProfileOf:
+    """The typical profile for everyone, with what a solid player remembers of a player who
+    calls a bet after the flop in this hand again: how often he folds to bets and how often he
+    bets (a player seen calling everything down is not bluffed off his hand, and his checks do
+    not make his hand weak if he never bets anyway); and of a player who re-raises in this hand
+    again, how often he re-raises."""
+    typical = Profile.typical(spot.n)
+    callers = {a.seat for a in spot.acts if a.street >= 1 and a.kind == "call"}
+    reraisers = {a.seat for a in spot.acts if a.street == 0 and a.kind == "raise" and a.level >= 2}
+    if not past or not (callers or reraisers):
+        return lambda seat: typical
+    model = model_from_past(past, spot.me)
+
+    def profile_of(seat: int) -> Profile:
+        if seat not in callers and seat not in reraisers:
+            return typical
+        seen = model.profile(seat, spot.n)
+        noticed = typical
+        if seat in reraisers:  # how often he re-raises: a maniac's re-raises are not a rock's
+            noticed = replace(noticed, reraise=seen.reraise)
+        if seat in callers:
+            noticed = replace(
+                noticed,
+                fold_to_bet=seen.fold_to_bet,
+                fold_again=seen.fold_again,
+                # and how seldom he bets: a player who never bets does not check only weak hands
+                bet_rate=seen.bet_rate,
+                aggression=seen.aggression,
+            )
+        return noticed
+
+    return profile_of
 
 
 # ------------------------------------------------------------------ choosing among options
@@ -112,7 +147,9 @@ def _preflop(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: Se
         if spot.legal["check"]:  # the big blind after limps
             if stack_bb <= 12 and pct <= 0.15:
                 return all_in(spot)
-            if pct <= (0.22 if spot.n == 2 else 0.12):
+            if pct <= (0.22 if spot.n == 2 else 0.12) or _punish_limpers(
+                spot, profile_of, settings, cls, [a.seat for a in limpers]
+            ):
                 return bet_to(spot, bb * (3 + len(limpers)))
             return check_or_call(spot)
         steal = _steal_factor(spot, profile_of, settings)
@@ -124,7 +161,9 @@ def _preflop(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: Se
         width = ranges.open_width(spot.n, behind) * steal
         if limpers:
             width *= 0.55
-        if pct <= width or (pct <= width * 1.15 and rng.random() < 0.3):
+        loose = _loose_behind(spot, profile_of, settings, cls) if not limpers else None
+        value_raise = loose is not None and loose[0]
+        if pct <= width or value_raise or (pct <= width * 1.15 and rng.random() < 0.3):
             size = bb * (2.5 if spot.n == 2 or behind <= 2 else 3.0) + bb * len(limpers)
             if settings.adapt and steal < 0.85:
                 size += bb * 0.5  # loose players behind: they call anyway, charge them more
@@ -133,8 +172,50 @@ def _preflop(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: Se
             return bet_to(spot, size)
         if limpers and spot.distance_from_button(spot.me) == 1 and pct <= 0.5:
             return check_or_call(spot)  # complete the small blind in a limped pot
+        if loose is not None and loose[1]:
+            return check_or_call(spot)  # limp on the button: loose players pay off later
         return fold_or_check(spot)
     return _facing_raise(spot, rng, profile_of, settings, cls, level)
+
+
+def _punish_limpers(
+    spot: Spot, profile_of: ProfileOf, settings: Settings, cls: int, limpers: list[int]
+) -> bool:
+    """In the big blind after limps by players who play many more hands than usual: raise a
+    hand that is well ahead of the hands they limp and call with (out of position, so it
+    needs more than the button does)."""
+    if not settings.adapt or not limpers:
+        return False
+    tightest = min(profile_of(s).vpip for s in limpers)
+    if tightest < prior_for(spot.n).vpip * 1.2:
+        return False
+    eq = preflop.equity_vs(cls, preflop.top(min(tightest, 1.0))) * preflop.playability(cls)
+    return eq >= 0.52 + 0.05 * (len(limpers) - 1)
+
+
+def _loose_behind(
+    spot: Spot, profile_of: ProfileOf, settings: Settings, cls: int
+) -> tuple[bool, bool] | None:
+    """On the button (or heads-up) with everyone before folded and only players who play
+    many more hands than usual still to act: (raise for value, limp) for the hand ``cls``.
+
+    Folding there gives up position against the players who pay off most. A raise is worth it
+    with a hand that is ahead of the hands they call with (the top of their playing range); a
+    limp with a hand that has a fair share against them, in position. ``None`` elsewhere."""
+    if not settings.adapt or spot.distance_from_button(spot.me) != 0:
+        return None
+    behind = [
+        s.seat for s in spot.seats
+        if s.seat != spot.me and not s.folded and not any(a.seat == s.seat for a in spot.acts)
+    ]
+    if not behind or len(behind) > 2:
+        return None
+    loosest = max(profile_of(s).vpip for s in behind)
+    if loosest < prior_for(spot.n).vpip * 1.2:
+        return None
+    eq = preflop.equity_vs(cls, preflop.top(min(loosest, 1.0))) * preflop.playability(cls)
+    extra = 0.05 * (len(behind) - 1)
+    return eq >= 0.48 + extra, eq >= 0.38 + extra
 
 
 def _facing_raise(
@@ -164,6 +245,12 @@ def _facing_raise(
     options = [Option(0.0, fold_or_check(spot))]
     if calling_all_in or raiser_info.all_in or raiser_info.stack == 0:
         realise = 1.0
+    else:
+        # Little left behind after the call (a re-raised pot): the rest goes in on most flops,
+        # so the hand gets nearly all of its equity and position matters little.
+        left = min(mine.stack - call, raiser_info.stack)
+        spr = left / max(pot + call, 1)
+        realise += (1.0 - realise) * min(max(1.0 - spr / 3.0, 0.0), 1.0)
     options.append(Option(eq_multi * realise * (pot + call) - call, check_or_call(spot)))
 
     if spot.legal["bet_or_raise"] is not None and not raiser_info.all_in:
@@ -276,18 +363,25 @@ def _postflop(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: S
         return float(gain.mean())
 
     belief = settings.fold_belief
+    # A player who already called a bet on an earlier street kept the part of his range that
+    # does not fold: he folds again only as often as such players do.
+    again = [ranges.called_before(spot, o.seat, spot.street) for o in opponents]
 
     def callers_for(size: float, scale: float) -> BoolArray:
         marks = np.ones_like(places, dtype=bool)
         for i, p in enumerate(profiles):
             if can_fold[i]:
-                marks[:, i] = places[:, i] >= min(ranges.fold_share(p, size) * scale * belief, 0.95)
+                fold = ranges.fold_share(p, size, again[i]) * scale * belief
+                marks[:, i] = places[:, i] >= min(fold, 0.95)
         return marks
 
     if call == 0:
-        options.append(Option(equity * pot, check_or_call(spot)))
+        checked = _checked(equity, pot, len(opponents), spot.street)
+        options.append(Option(checked, check_or_call(spot)))
         if spot.legal["bet_or_raise"] is not None:
             sizes = list(BET_SIZES[spot.street])
+            if settings.adapt and spot.street < 3 and all(p.fold_to_bet < 0.25 for p in profiles):
+                sizes.append(1.0)  # players who do not fold: charge them the pot
             stack = mine.stack
             if stack <= 1.5 * pot:
                 sizes.append(stack / max(pot, 1))
@@ -312,3 +406,17 @@ def _postflop(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: S
         go_all_in = target >= (mine.stack + mine.bet) * 0.92
         options.append(Option(ev, all_in(spot) if go_all_in else bet_to(spot, target)))
     return _choose(options, rng, settings, pot)
+
+
+# Share of its edge over an even split that a hand ahead of several players keeps when it checks
+# a street with more cards to come: free cards for every draw and every overcard against it.
+CHECK_KEEPS = {1: 0.75, 2: 0.85}
+
+
+def _checked(equity: float, pot: int, opponents: int, street: int) -> float:
+    """What checking is worth: the equity, less part of the edge of a hand that is ahead of
+    two or more opponents before the river (heads-up and on the river, the equity itself)."""
+    fair = 1.0 / (opponents + 1)
+    if opponents < 2 or street >= 3 or equity <= fair:
+        return equity * pot
+    return (fair + (equity - fair) * CHECK_KEEPS.get(street, 1.0)) * pot

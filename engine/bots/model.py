@@ -7,13 +7,20 @@ loses nothing; a small cache keyed by the list's length and content makes repeat
 Counted per opponent (the usual poker statistics):
 
 - **VPIP**: hands in which they put chips in voluntarily before the flop (of hands in which they
-  had a choice);
+  had a choice: a walk or a big blind's free check after limps is not one);
 - **PFR**: hands in which they raised before the flop;
 - **aggression**: bets and raises against calls after the flop;
 - **bet rate**: bets and raises among all their actions after the flop (checks and folds too),
   which says how wide the range they bet with is;
 - **fold to bet**: how often they folded when facing a bet or raise after the flop;
-- **showdown**: of the hands in which they saw the flop, how often they went to showdown.
+- **showdown**: of the hands in which they saw the flop, how often they went to showdown;
+- **re-raise**: how often they raised when facing a raise before the flop, which says how wide
+  their three-bets and four-bets are;
+- **fold again**: how often they folded to a bet after having called a bet on an earlier street
+  of the same hand (a player whose calls mean strength seldom does);
+- from the hands they **showed** at showdown: how many of their calls after the flop were made
+  with weak hands (under the middle of all hands on that board) and how many of their bets and
+  raises were bluffs of that kind.
 
 Each rate is shrunk towards a prior (what a typical player does at that table size) by adding a
 few imaginary observations, so a handful of hands cannot make a player look extreme.
@@ -23,10 +30,11 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from engine.bots.base import STREET_INDEX
+from engine.bots.combos import COMBO_INDEX, board_strength, card_ids
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +49,19 @@ class Counts:
     folded: int = 0  # ... that were folds
     flops: int = 0  # hands in which they saw the flop
     showdowns: int = 0  # ... and went to showdown
+    # The reads added later (issue 20). They take no part in comparing two Counts, which
+    # stays about the usual statistics above.
+    pre_faced: int = field(default=0, compare=False)  # preflop decisions facing a raise
+    pre_reraised: int = field(default=0, compare=False)  # ... that were raises
+    # postflop bets faced after calling a bet on an earlier street, and folds to them
+    faced_again: int = field(default=0, compare=False)
+    folded_again: int = field(default=0, compare=False)
+    # postflop calls, and bets or raises, in hands whose cards they showed; and how many of
+    # each were made with a weak hand
+    shown_calls: int = field(default=0, compare=False)
+    shown_weak_calls: int = field(default=0, compare=False)
+    shown_bets: int = field(default=0, compare=False)
+    shown_bluffs: int = field(default=0, compare=False)
 
     def __add__(self, other: Counts) -> Counts:
         return Counts(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(Counts)))
@@ -54,21 +75,27 @@ class Prior:
     bet_rate: float = 0.35
     fold_to_bet: float = 0.45
     showdown: float = 0.3
+    reraise: float = 0.12
+    fold_again: float = 0.3
+    weak_calls: float = 0.3
 
 
 # What a typical, reasonable player does by number of players dealt in.
 PRIORS: dict[int, Prior] = {
-    2: Prior(vpip=0.62, pfr=0.4),
-    3: Prior(vpip=0.45, pfr=0.3),
-    4: Prior(vpip=0.36, pfr=0.24),
-    5: Prior(vpip=0.3, pfr=0.2),
-    6: Prior(vpip=0.27, pfr=0.18),
+    2: Prior(vpip=0.62, pfr=0.4, reraise=0.16),
+    3: Prior(vpip=0.45, pfr=0.3, reraise=0.12),
+    4: Prior(vpip=0.36, pfr=0.24, reraise=0.1),
+    5: Prior(vpip=0.3, pfr=0.2, reraise=0.09),
+    6: Prior(vpip=0.27, pfr=0.18, reraise=0.08),
 }
 
 # How many imaginary observations of the prior each rate starts with.
 WEIGHT_HANDS = 12.0
 WEIGHT_ACTIONS = 10.0
 WEIGHT_SPOTS = 8.0
+WEIGHT_SHOWN = 4.0  # hands seen at showdown are few but say a lot
+# A hand under this made-hand percentile on the board is "weak" (a call or bet with it is loose).
+WEAK = 0.5
 
 
 def prior_for(players: int) -> Prior:
@@ -86,6 +113,9 @@ class Profile:
     fold_to_bet: float
     showdown: float
     counts: Counts
+    reraise: float = 0.12  # raises when facing a raise before the flop
+    fold_again: float = 0.3  # folds to a bet after calling one on an earlier street
+    weak_calls: float = 0.3  # share of their calls after the flop made with weak hands
 
     @classmethod
     def of(cls, counts: Counts, prior: Prior) -> Profile:
@@ -102,12 +132,16 @@ class Profile:
             fold_to_bet=shrink(c.folded, c.faced, prior.fold_to_bet, WEIGHT_SPOTS),
             showdown=shrink(c.showdowns, c.flops, prior.showdown, WEIGHT_SPOTS),
             counts=c,
+            reraise=shrink(c.pre_reraised, c.pre_faced, prior.reraise, WEIGHT_SPOTS),
+            fold_again=shrink(c.folded_again, c.faced_again, prior.fold_again, WEIGHT_SPOTS),
+            weak_calls=shrink(c.shown_weak_calls, c.shown_calls, prior.weak_calls, WEIGHT_SHOWN),
         )
 
     @classmethod
     def typical(cls, players: int) -> Profile:
         p = prior_for(players)
-        return cls(p.vpip, p.pfr, p.aggression, p.bet_rate, p.fold_to_bet, p.showdown, Counts())
+        return cls(p.vpip, p.pfr, p.aggression, p.bet_rate, p.fold_to_bet, p.showdown, Counts(),
+                   p.reraise, p.fold_again, p.weak_calls)
 
 
 class OpponentModel:
@@ -132,13 +166,21 @@ def count_hand(hand: Mapping[str, Any]) -> dict[int, Counts]:
     """The statistics one finished hand adds for each seat dealt in."""
     seats = [int(p["seat"]) for p in hand["players"]]
     folded = {int(p["seat"]): bool(p["folded"]) for p in hand["players"]}
+    shown = _shown_combos(hand)
+    big_blind = int(hand.get("big_blind", 0))
     decided: set[int] = set()
     vpip: set[int] = set()
     pfr: set[int] = set()
     saw_flop = False
-    tally = {
-        s: dict.fromkeys(("aggressive", "calls", "decisions", "faced", "folded"), 0) for s in seats
-    }
+    names = (
+        "aggressive", "calls", "decisions", "faced", "folded", "pre_faced", "pre_reraised",
+        "faced_again", "folded_again", "shown_calls", "shown_weak_calls", "shown_bets",
+        "shown_bluffs",
+    )
+    tally = {s: dict.fromkeys(names, 0) for s in seats}
+    called_on: dict[int, set[int]] = {s: set() for s in seats}  # postflop streets with a call
+    board: list[int] = []
+    strength_now: Any = None  # every combo's made-hand percentile on the board so far
     round_bet: dict[int, int] = {}
     current = 0
     for e in hand["events"]:
@@ -146,23 +188,32 @@ def count_hand(hand: Mapping[str, Any]) -> dict[int, Counts]:
         if kind == "board":
             if e["street"] == "flop":
                 saw_flop = True
+            board.extend(card_ids(e["cards"]))
+            strength_now = None
             round_bet = {}
             current = 0
         elif kind in ("post_sb", "post_bb"):
             seat = int(e["seat"])
             round_bet[seat] = int(e.get("to", 0))
-            current = max(current, round_bet[seat], int(hand.get("big_blind", 0)))
+            current = max(current, round_bet[seat], big_blind)
         elif kind == "action":
             seat = int(e["seat"])
             action = e["action"]
             street = STREET_INDEX[e["street"]]
             facing = current > round_bet.get(seat, 0)
             if street == 0:
-                decided.add(seat)
+                if action != "check":
+                    # A big blind's free check after limps is, like a walk, no choice about
+                    # paying to play: it says nothing of how many hands they put chips in with.
+                    decided.add(seat)
                 if action in ("call", "raise", "bet"):
                     vpip.add(seat)
                 if action in ("raise", "bet"):
                     pfr.add(seat)
+                if seat in tally and current > big_blind > 0:
+                    tally[seat]["pre_faced"] += 1
+                    if action in ("raise", "bet"):
+                        tally[seat]["pre_reraised"] += 1
             elif seat in tally:
                 t = tally[seat]
                 t["decisions"] += 1
@@ -170,10 +221,26 @@ def count_hand(hand: Mapping[str, Any]) -> dict[int, Counts]:
                     t["aggressive"] += 1
                 elif action == "call":
                     t["calls"] += 1
+                    called_on[seat].add(street)
                 if facing:
                     t["faced"] += 1
                     if action == "fold":
                         t["folded"] += 1
+                    if any(s < street for s in called_on[seat]):
+                        t["faced_again"] += 1
+                        if action == "fold":
+                            t["folded_again"] += 1
+                combo = shown.get(seat)
+                if combo is not None and action in ("call", "bet", "raise") and len(board) >= 3:
+                    if strength_now is None:
+                        strength_now = board_strength(tuple(board))[0]
+                    weak = float(strength_now[combo]) < WEAK
+                    if action == "call":
+                        t["shown_calls"] += 1
+                        t["shown_weak_calls"] += int(weak)
+                    else:
+                        t["shown_bets"] += 1
+                        t["shown_bluffs"] += int(weak)
             if "to" in e:
                 round_bet[seat] = int(e["to"])
                 current = max(current, round_bet[seat])
@@ -188,14 +255,21 @@ def count_hand(hand: Mapping[str, Any]) -> dict[int, Counts]:
             hands=1 if seat in decided else 0,
             vpip=1 if seat in vpip else 0,
             pfr=1 if seat in pfr else 0,
-            aggressive=t["aggressive"],
-            calls=t["calls"],
-            decisions=t["decisions"],
-            faced=t["faced"],
-            folded=t["folded"],
             flops=1 if flop else 0,
             showdowns=1 if flop and showdown and not folded[seat] else 0,
+            **t,
         )
+    return out
+
+
+def _shown_combos(hand: Mapping[str, Any]) -> dict[int, int]:
+    """The combo index of every player whose cards the view shows (at showdown)."""
+    out: dict[int, int] = {}
+    for p in hand["players"]:
+        cards = p.get("cards")
+        if p.get("shown") and cards and len(cards) == 2:
+            first, second = card_ids(cards)
+            out[int(p["seat"])] = int(COMBO_INDEX[first, second])
     return out
 
 

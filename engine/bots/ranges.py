@@ -20,7 +20,7 @@ import numpy as np
 from engine.bots import preflop
 from engine.bots.base import Act, Spot
 from engine.bots.combos import FloatArray, blocked_combos, board_strength
-from engine.bots.model import Profile, prior_for
+from engine.bots.model import WEAK, WEIGHT_SHOWN, Profile, prior_for
 
 ProfileOf = Callable[[int], Profile]
 
@@ -97,10 +97,12 @@ def preflop_classes(spot: Spot, seat: int, profile: Profile) -> FloatArray:
             weights = preflop.top(width)
             weights -= 0.65 * preflop.top(three_bet)
             return weights
-        # Called a three-bet or more.
-        width = min((0.2 if heads_up else 0.09) * raise_ratio / (last.level - 1.5), 0.6)
+        # Called a three-bet or more: a tight player's premium hands, but a player who plays
+        # most hands calls re-raises with many of them too.
+        ratio = max(raise_ratio, play_ratio if play_ratio > 1.2 else 0.0)
+        width = min((0.2 if heads_up else 0.09) * ratio / (last.level - 1.5), 0.6)
         if last.all_in or last.facing > 30 * spot.big_blind:
-            width = min(width, 0.1 * raise_ratio)
+            width = min(width, 0.1 * ratio)
         weights = preflop.top(width)
         weights -= 0.5 * preflop.top(width * 0.3)
         return weights
@@ -110,7 +112,10 @@ def preflop_classes(spot: Spot, seat: int, profile: Profile) -> FloatArray:
         if last.all_in and big <= 15:
             width = max(width, min(opening * 1.6, 0.9))
     else:
-        width = reraise_width(spot.n, last.level) * raise_ratio
+        # How wide they re-raise: from how often they raised when facing a raise (a maniac's
+        # four-bets are not a tight player's), with their overall raising for the rest.
+        reraise_ratio = min(max(profile.reraise / prior.reraise, 0.3), 8.0)
+        width = reraise_width(spot.n, last.level) * (raise_ratio * reraise_ratio) ** 0.5
     if last.all_in and big > 25 and last.level >= 2:
         width = min(width, 0.06 * raise_ratio)
     return preflop.top(min(max(width, 0.012), 1.0))
@@ -121,7 +126,7 @@ def reraise_width(players: int, level: int) -> float:
     heads_up = players == 2
     if level == 2:
         return 0.14 if heads_up else 0.055
-    return 0.05 if heads_up else 0.025
+    return 0.07 if heads_up else 0.03
 
 
 # ------------------------------------------------------------------ after the flop
@@ -130,18 +135,32 @@ def bet_share(profile: Profile) -> tuple[float, float]:
     rate = min(max(profile.bet_rate, 0.05), 0.85)
     share = min(rate * 1.4, 0.95)  # bet_rate counts calls and folds too: they bet more when free
     bluffs = min(0.2 + 0.4 * max(rate - 0.3, 0.0), 0.5)
+    c = profile.counts
+    if c.shown_bets:  # the bets they showed down say how often they bluff
+        bluffs = (bluffs * WEIGHT_SHOWN + c.shown_bluffs) / (WEIGHT_SHOWN + c.shown_bets)
     value = max(share * (1 - bluffs), 0.1)
     bluff = max(share * bluffs, 0.02)
     return value, bluff
 
 
-def fold_share(profile: Profile, size: float) -> float:
-    """Share of the range folded against a bet of ``size`` times the pot."""
-    return min(max(profile.fold_to_bet + 0.2 * (size - 0.6), 0.03), 0.92)
+def fold_share(profile: Profile, size: float, called_before: bool = False) -> float:
+    """Share of the range folded against a bet of ``size`` times the pot; ``called_before``
+    when the player already called a bet on an earlier street of this hand (what is left of
+    their range then folds as often as they fold again, not as often as they fold at first)."""
+    base = profile.fold_again if called_before else profile.fold_to_bet
+    return min(max(base + 0.2 * (size - 0.6), 0.03), 0.92)
 
 
-def apply_act(weights: FloatArray, act: Act, strength: FloatArray, profile: Profile) -> FloatArray:
-    """Reweight a range after one postflop action."""
+def called_before(spot: Spot, seat: int, street: int) -> bool:
+    """Whether ``seat`` called a bet after the flop on a street before ``street``."""
+    return any(a.seat == seat and a.kind == "call" and 1 <= a.street < street for a in spot.acts)
+
+
+def apply_act(
+    weights: FloatArray, act: Act, strength: FloatArray, profile: Profile, again: bool = False
+) -> FloatArray:
+    """Reweight a range after one postflop action (``again``: the player called a bet on an
+    earlier street of the hand)."""
     rel = relative_strength(weights, strength)
     # Bets are read half by a hand's place in the range, half by its strength on the board: a
     # tight range that missed the flop does not bet its "best" hands as if they were strong.
@@ -161,10 +180,15 @@ def apply_act(weights: FloatArray, act: Act, strength: FloatArray, profile: Prof
         )
     elif act.kind == "call":
         pot = max(act.pot_before, 1)
-        fold = fold_share(profile, act.facing / pot)
+        fold = fold_share(profile, act.facing / pot, again)
         raise_top = value * 0.3
         raised = 0.5 * _sigmoid((rel - (1.0 - raise_top)) / 0.03)
         factor = _sigmoid((rel - fold) / 0.05) * (1.0 - raised)
+        # Calls they showed down with strong hands only: their calls mean strength on the
+        # board itself, not only against the rest of their range.
+        loose = min(profile.weak_calls / prior_for(2).weak_calls, 1.0)
+        if loose < 1.0:
+            factor = factor * (loose + (1.0 - loose) * _sigmoid((strength - WEAK) / 0.05))
     elif act.kind == "check":
         slow = 0.75 if profile.aggression >= 0.35 else 0.5
         factor = 1.0 - slow * _sigmoid((mixed - (1.0 - value)) / 0.04)
@@ -185,9 +209,10 @@ def estimate(spot: Spot, seat: int, profile: Profile) -> FloatArray:
         if not board:
             break
         strength, _ = board_strength(board)
+        again = called_before(spot, seat, street)
         for act in spot.street_acts(street):
             if act.seat == seat:
-                weights = apply_act(weights, act, strength, profile)
+                weights = apply_act(weights, act, strength, profile, again)
     if weights.sum() <= 0:
         weights = (~blocked_combos([*spot.hole, *spot.board])).astype(np.float64)
     return weights
