@@ -1,57 +1,21 @@
 """Computer players at a table: what they see, what they remember, and their decision.
 
 The bots contract (engine.bots.decide) gets exactly what a person in the seat would see, plus
-the views of this game's finished hands. Those are rebuilt from stored Hand rows and cached per
-process, so a restart only costs a replay.
+the views of this game's finished hands (kept per process: ``tables.cache.past_views``).
 """
 
 from __future__ import annotations
 
 import random
 import secrets
-import threading
-from collections import OrderedDict
-from typing import Any
 
 from engine.actions import Action
 from engine.bots import decide
 from engine.game import Game
-from engine.history import replay
-from engine.views import game_view, hand_view
-from tables.models import Hand, Seat, Table
+from engine.views import game_view
+from tables import cache
+from tables.models import Seat, Table
 from tables.write.path import seeded
-
-_CACHE_SIZE = 512
-# (table id, code, seat) -> (last hand number loaded, views of the finished hands, oldest first).
-# The code is part of the key because SQLite may give a deleted table's id to a new one.
-_past: OrderedDict[tuple[int, str, int], tuple[int, list[dict[str, Any]]]] = OrderedDict()
-_lock = threading.Lock()
-
-
-def past_views(table_id: int, code: str, seat: int) -> list[dict[str, Any]]:
-    """``hand_view(hand, seat)`` of every finished (not cancelled) hand of the table."""
-    key = (table_id, code, seat)
-    with _lock:
-        last, views = _past.get(key, (0, []))
-    rows = Hand.objects.filter(
-        table_id=table_id, number__gt=last, ended_at__isnull=False, cancelled=False
-    ).order_by("number")
-    added = [(row.number, hand_view(replay(row.record), seat)) for row in rows]
-    if added:
-        views = [*views, *(view for _n, view in added)]
-        last = added[-1][0]
-    with _lock:
-        _past[key] = (last, views)
-        _past.move_to_end(key)
-        while len(_past) > _CACHE_SIZE:
-            _past.popitem(last=False)
-    return views
-
-
-def forget(table_id: int) -> None:
-    with _lock:
-        for key in [k for k in _past if k[0] == table_id]:
-            del _past[key]
 
 
 def decide_for(table: Table) -> Action | None:
@@ -73,4 +37,4 @@ def decide_for(table: Table) -> Action | None:
         secrets.randbits(64)
     )
     level = row.level or table.computer_level
-    return decide(level, game_view(game, seat), past_views(table.id, table.code, seat), rng)
+    return decide(level, game_view(game, seat), cache.past_views(table.id, table.code, seat), rng)

@@ -25,6 +25,8 @@ What is kept, keyed by what, and when it goes:
   (benchmarks/bench_queries.py, SQLite, same run) the locked read is 3.3 times, the seats
   4.2 times, the row's update 2.0 times and the load of a table with its seats 8.5 times
   faster, so they stay.
+- **Computer players' memory** (``hands``: ``past_views``): the views of a game's finished
+  hands, keyed by table, code and seat, grown by each hand finished since; 512, oldest first.
 - **Action logs** (``logs``: ``read_log``): a hand's log in words, keyed by table, hand, deal,
   language and names, grown by the events since the last version; 1,024, oldest first.
 """
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 from tables.cache.fragments import clear as clear_fragments
 from tables.cache.fragments import printed, render_component, slot
+from tables.cache.hands import past_views
 from tables.cache.logs import read_log
 from tables.cache.queries import Prepared, update_fields
 from tables.cache.versions import (
@@ -66,6 +69,7 @@ __all__ = [
     "latest_game",
     "load_snapshot",
     "newest",
+    "past_views",
     "printed",
     "read_log",
     "remember",

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_safe
 from engine.bots import describe_opponents
 from engine.game import STARTING_STACK
 from engine.history import replay
-from tables import codes, computer
+from tables import cache, codes
 from tables.models import Hand, Level, Seat, SeatRequest, Table
 from tables.pages.history import access_for
 
@@ -146,7 +146,7 @@ def _reads(
     for position, seat in sorted(seats.items()):
         if not seat.is_computer or (seat.level or table.computer_level) != Level.HARD:
             continue
-        seen = describe_opponents(computer.past_views(table.id, table.code, position), position)
+        seen = describe_opponents(cache.past_views(table.id, table.code, position), position)
         about = [
             {"name": names[p], "words": plain_words(seen[p])}
             for p in persons if p in seen and p != position
