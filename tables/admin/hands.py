@@ -15,18 +15,13 @@ from engine.export import SPECTATOR, HandMeta, pokerstars_hand
 from engine.history import replay
 from engine.views import visible_events
 from tables.live.describe import describe
-from tables.models import ChatMessage, Hand, ModerationAction, Seat, Table
+from tables.models import Hand
 
 if TYPE_CHECKING:
-    TableAdminBase = admin.ModelAdmin[Table]
     HandAdminBase = admin.ModelAdmin[Hand]
-    LogAdminBase = admin.ModelAdmin[ModerationAction]
-    SeatInlineBase = admin.TabularInline[Seat, Table]
-    LogInlineBase = admin.TabularInline[ModerationAction, Table]
-    ChatInlineBase = admin.TabularInline[ChatMessage, Table]
 else:
-    TableAdminBase = HandAdminBase = LogAdminBase = admin.ModelAdmin
-    SeatInlineBase = LogInlineBase = ChatInlineBase = admin.TabularInline
+    HandAdminBase = admin.ModelAdmin
+
 
 @admin.register(Hand)
 class HandAdmin(HandAdminBase):

@@ -9,19 +9,14 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tables.models import ChatMessage, Hand, ModerationAction, Seat, Table
+from tables.models import ModerationAction
 from tables.write import moderation, talk
 
 if TYPE_CHECKING:
-    TableAdminBase = admin.ModelAdmin[Table]
-    HandAdminBase = admin.ModelAdmin[Hand]
     LogAdminBase = admin.ModelAdmin[ModerationAction]
-    SeatInlineBase = admin.TabularInline[Seat, Table]
-    LogInlineBase = admin.TabularInline[ModerationAction, Table]
-    ChatInlineBase = admin.TabularInline[ChatMessage, Table]
 else:
-    TableAdminBase = HandAdminBase = LogAdminBase = admin.ModelAdmin
-    SeatInlineBase = LogInlineBase = ChatInlineBase = admin.TabularInline
+    LogAdminBase = admin.ModelAdmin
+
 
 def describe_action(action: ModerationAction) -> str:
     said = talk.describe_action(action)

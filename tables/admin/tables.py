@@ -24,14 +24,13 @@ from tables.write.path import Refused
 
 if TYPE_CHECKING:
     TableAdminBase = admin.ModelAdmin[Table]
-    HandAdminBase = admin.ModelAdmin[Hand]
-    LogAdminBase = admin.ModelAdmin[ModerationAction]
     SeatInlineBase = admin.TabularInline[Seat, Table]
     LogInlineBase = admin.TabularInline[ModerationAction, Table]
     ChatInlineBase = admin.TabularInline[ChatMessage, Table]
 else:
-    TableAdminBase = HandAdminBase = LogAdminBase = admin.ModelAdmin
+    TableAdminBase = admin.ModelAdmin
     SeatInlineBase = LogInlineBase = ChatInlineBase = admin.TabularInline
+
 
 from tables.admin.log import describe_action
 
