@@ -157,3 +157,14 @@ def test_only_the_cache_reaches_into_the_cache() -> None:
         if target.startswith("tables.cache.")
     )
     assert offenders == []
+
+
+def test_every_module_of_tables_opens_by_saying_what_it_is_for() -> None:
+    missing = sorted(
+        name
+        for name, path in sources().items()
+        if name.startswith("tables")
+        and path.read_text().strip()
+        and ast.get_docstring(ast.parse(path.read_text())) is None
+    )
+    assert missing == []
