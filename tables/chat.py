@@ -30,12 +30,13 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, override
 
-from tables.frames import Snapshot, error_notice, info_notice, render_notice
+from tables.frames import Snapshot, error_notice, info_notice, newest, render_notice
 from tables.models import CHAT_MAX, ChatMessage, ChatMute, ModerationAction, Table, TableTalk
 from tables.services import Refused, group_name
 
@@ -184,13 +185,19 @@ def talk_of(table_id: int) -> TableTalk:
 def store(
     table_id: int, position: int, name: str, hashes: Iterable[str], text: str, reaction: str
 ) -> Line:
-    """Check that talk is on and the sender is not muted by a moderator, then keep the line.
-    (No lock on the table: a line that races the host turning talk off may still be said.)"""
-    talk = TableTalk.objects.filter(table_id=table_id).values_list("off", flat=True).first()
-    if talk:
-        raise Refused("talk_off", _("The host turned table talk off."))
+    """Check that talk is on and the sender is not muted by a moderator (one query), then keep
+    the line (one insert). No lock on the table: a line that races the host turning talk off
+    may still be said."""
     claims = [h for h in hashes if h]
-    muted = ChatMute.objects.filter(table_id=table_id, claim_hash__in=claims).exists()
+    checks = Table.objects.filter(pk=table_id).annotate(
+        talk_off=Exists(TableTalk.objects.filter(table_id=OuterRef("pk"), off=True)),
+        muted=Exists(ChatMute.objects.filter(table_id=OuterRef("pk"), claim_hash__in=claims)),
+    ).values_list("talk_off", "muted").first()
+    if checks is None:
+        raise Refused("unknown_table", _("There is no table with that code."))
+    talk_off, muted = checks
+    if talk_off:
+        raise Refused("talk_off", _("The host turned table talk off."))
     if muted:
         raise Refused("chat_muted", _("A moderator muted your chat at this table."))
     message = ChatMessage.objects.create(
@@ -209,13 +216,15 @@ def recent(table_id: int, muted: Iterable[int] = ()) -> list[Line]:
 
 
 # ---------------------------------------------------------------------------------- drawing
-_lines: OrderedDict[tuple[int, str], str] = OrderedDict()
+# Keyed by the whole line (not its id alone: a test database, or SQLite after a delete, may
+# give an id out again) and the language.
+_lines: OrderedDict[tuple[Line, str], str] = OrderedDict()
 _LINES_KEPT = 2048
 
 
 def line_html(line: Line, language: str) -> str:
     """One line of the drawer (tables/_chat_line.html), once per line and language."""
-    key = (line.id, language)
+    key = (line, language)
     html = _lines.get(key)
     if html is None:
         emoji, label = REACTIONS.get(line.reaction, ("", ""))
@@ -344,7 +353,12 @@ async def receive(consumer: TableConsumer, message: Message) -> None:
 
 
 async def _say(consumer: TableConsumer, message: Message) -> None:
-    snapshot = await consumer._snapshot()
+    # Who sits where, as this process last drew the table (no query: chat must not take the
+    # database thread from play); loaded when this process holds no version of it.
+    assert consumer.table_id is not None
+    snapshot = newest(consumer.table_id)
+    if snapshot is None or (snapshot.code, snapshot.created_at) != consumer.identity:
+        snapshot = await consumer._snapshot()
     if snapshot is None:
         return
     mine = snapshot.positions_of(consumer.hashes)
