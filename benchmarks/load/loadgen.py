@@ -39,6 +39,7 @@ MAX_SECONDS = 600.0
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 DATA_MARK = '<script id="table-data"'
 NOTICE_MARK = 'id="table-notice"'
+CHAT_MARK = 'id="chat-log"'
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,9 @@ class LoadConfig:
     seed: int = 1
     on_window: Callable[[], None] | None = None  # called when the window opens and closes
     compression: bool = False  # offer permessage-deflate, as every browser does
+    # Table talk (issue 17): one chat line per table every this many seconds, said by each
+    # player in turn (0: none). Chat frames are counted apart; they carry no table version.
+    chat_every: float = 0.0
 
 
 @dataclass
@@ -76,6 +80,8 @@ class Result:
     finished_tables: int = 0  # games that ended during the run (nobody acts there any more)
     disconnects: int = 0
     cpu_seconds: float = 0.0  # this process, during the window
+    chat_sent: int = 0  # chat lines sent in the window
+    chat_frames: int = 0  # chat frames received in the window (all sockets)
     machine_cpu: float = float("nan")  # the whole machine, during the window (set by callers)
 
     @property
@@ -149,6 +155,8 @@ class Run:
         self.refusals: Counter[str] = Counter()
         self.disconnects = 0
         self.playing = False
+        self.chat_sent = 0
+        self.chat_frames = 0
 
     def in_window(self, moment: float) -> bool:
         return self.window_start <= moment < self.window_end
@@ -197,6 +205,8 @@ class Player:
         run = self.run
         at = text.find(DATA_MARK)
         if at < 0:
+            if CHAT_MARK in text and run.in_window(now):
+                run.chat_frames += 1
             if NOTICE_MARK in text:
                 start = text.find('data-code="') + 11
                 run.refusals[text[start : text.find('"', start)]] += 1
@@ -252,6 +262,23 @@ class Player:
             return
 
 
+async def chatter(run: Run, table: Table, every: float) -> None:
+    """One chat line at ``table`` every ``every`` seconds, each player in turn (so that no
+    phone meets its own rate limit: a burst of 5, then one every 2 s)."""
+    turn = 0
+    await asyncio.sleep(run.rng.uniform(0, every))  # the tables do not all talk at once
+    while run.playing:
+        members = [m for m in table.members if m.ws is not None]
+        if members:
+            speaker = members[turn % len(members)]
+            turn += 1
+            with contextlib.suppress(websockets.exceptions.WebSocketException):
+                await speaker.ws.send(json.dumps({"type": "chat", "text": f"gg {turn} <b>!</b>"}))
+                if run.in_window(time.perf_counter()):
+                    run.chat_sent += 1
+        await asyncio.sleep(every)
+
+
 def choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A lively but mostly passive player: hands reach showdown, games rarely end early."""
     roll = rng.random()
@@ -303,6 +330,9 @@ async def run_load(config: LoadConfig, log: Any = None) -> Result:
     # Whoever is to act already got their frame before play began: nudge them now.
     for player in run.players:
         player.maybe_act()
+    if config.chat_every > 0:
+        for table in run.tables.values():
+            tasks.append(asyncio.create_task(chatter(run, table, config.chat_every)))
     await asyncio.sleep(config.warmup)
     if config.on_window:
         config.on_window()
@@ -337,6 +367,8 @@ async def run_load(config: LoadConfig, log: Any = None) -> Result:
         finished_tables=sum(1 for t in run.tables.values() if t.finished),
         disconnects=run.disconnects,
         cpu_seconds=cpu_after - cpu_before,
+        chat_sent=run.chat_sent,
+        chat_frames=run.chat_frames,
     )
 
 

@@ -347,6 +347,8 @@ def run_setup(setup: Setup, counts: list[int], args: argparse.Namespace) -> list
     for players in counts:
         frame_bytes = args.frame_bytes
         for mode in ("lively", "saturation"):
+            if args.lively_only and mode != "lively":
+                continue
             tables = fresh_tables(setup, players)
             pause = args.next_hand_pause if mode == "lively" else args.saturation_next_hand_pause
             env = {**setup.env, "TABLES_NEXT_HAND_PAUSE": str(pause)}
@@ -355,7 +357,7 @@ def run_setup(setup: Setup, counts: list[int], args: argparse.Namespace) -> list
                     app_players(tables, [s.port for s in running], args.affinity),
                     think=think if mode == "lively" else (0.0, 0.0),
                     warmup=args.warmup, duration=args.duration, seed=args.seed,
-                    compression=args.compression,
+                    compression=args.compression, chat_every=args.chat_every,
                 )
                 print(f"{setup.name}: tables app, {players} players, {mode}", flush=True)
                 result, server_cpu, service_cpu = measure(config, running, setup)
@@ -363,9 +365,13 @@ def run_setup(setup: Setup, counts: list[int], args: argparse.Namespace) -> list
             print("  " + row(phases[-1]), flush=True)
             if mode == "lively" and not frame_bytes:
                 frame_bytes = round(result.frame_bytes) or 4000
+        if args.lively_only and args.no_relay:
+            continue
         relay_env = {**setup.env, "DJANGO_SETTINGS_MODULE": "benchmarks.load.relay_settings"}
         with servers(RELAY, setup.processes, relay_env, f"{setup.name}-relay") as running:
             for mode in ("lively", "saturation"):
+                if args.lively_only and mode != "lively":
+                    continue
                 config = LoadConfig(
                     relay_players(players, [s.port for s in running], frame_bytes, args.affinity),
                     think=think if mode == "lively" else (0.0, 0.0),
@@ -410,6 +416,11 @@ def row(phase: Phase) -> str:
         notes.append(f"{r.finished_tables} games ended")
     if r.disconnects:
         notes.append(f"{r.disconnects} disconnects")
+    if r.chat_sent:
+        notes.append(
+            f"chat: {r.chat_sent / r.window:.0f} lines/s sent, "
+            f"{r.chat_frames / r.window:.0f} chat frames/s received"
+        )
     other = r.machine_cpu - r.cpu_seconds - phase.server_cpu - phase.service_cpu
     cpu = f"{r.cpu_seconds:.0f}/{phase.server_cpu:.0f}/{phase.service_cpu:.0f}/{other:.0f}"
     return (
@@ -440,6 +451,7 @@ def report(setups: list[Setup], phases: list[Phase], args: argparse.Namespace) -
         f"think time {args.think} s, no think time at saturation; next hand after "
         f"{args.next_hand_pause} s (at saturation: {args.saturation_next_hand_pause} s); "
         f"{'players offer permessage-deflate (--compression); ' if args.compression else ''}"
+        f"{f'one chat line per table every {args.chat_every:g} s; ' if args.chat_every else ''}"
         "with several processes, "
         + ("each table's players all on one process (--affinity table)"
            if args.affinity == "table" else "each table's players alternate between them"),
@@ -538,6 +550,15 @@ def main() -> None:
         help="players offer permessage-deflate, as browsers do (config/compression.py); the "
         "relay's frames, padding, then cost it next to nothing",
     )
+    parser.add_argument(
+        "--chat-every", type=float, default=0.0,
+        help="table talk (issue 17): one chat line per table every this many seconds in the "
+        "app's phases, each player in turn (0: none, as in every run before table talk)",
+    )
+    parser.add_argument("--lively-only", action="store_true",
+                        help="only the lively phases (no saturation)")
+    parser.add_argument("--no-relay", action="store_true",
+                        help="with --lively-only: the app alone, no relay phase")
     args = parser.parse_args()
     for players in args.players:
         if not 2 <= players <= MAX_PLAYERS:

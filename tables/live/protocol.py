@@ -9,12 +9,12 @@ values arrive as strings, so whole numbers may be written as digits in a string)
     {"type": "hide"}                  # pass and play: hide my cards again
     {"type": "back"}                  # an away player is back (any other message also counts)
     {"type": "sync"}                  # send me the current view again
-    {"type": "chat", "text": "nice hand"}       # table talk (tables.chat), at most 200 characters
-    {"type": "react", "reaction": "nice_hand"}  # a quick reaction (tables.chat.REACTIONS)
+    {"type": "chat", "text": "nice hand"}       # table talk (tables.write.talk), at most 200 characters
+    {"type": "react", "reaction": "nice_hand"}  # a quick reaction (tables.write.talk.REACTIONS)
     {"type": "mute", "seat": 3}       # this phone stops showing what seat 3 says ("unmute")
     {"type": "talk", "on": "0"}       # the host turns table talk off ("1": on again)
     {"type": "chat_history"}          # send me the chat drawer (the last lines) and its state
-    {"type": "host", "do": "pause"}   # the host's controls (tables.host): pause, resume, end,
+    {"type": "host", "do": "pause"}   # the host's controls (tables.live.host): pause, resume, end,
     {"type": "host", "do": "computer", "seat": 3}   # computer (an away seat), pass (the role),
                                       # menu (send me the controls as they stand)
 
@@ -36,8 +36,8 @@ from engine.hand import MAX_CHIPS
 
 TYPES = ("action", "reveal", "hide", "back", "sync", "chat", "react", "mute", "unmute", "talk",
          "chat_history", "host")
-TALK_TYPES = frozenset(("chat", "react", "mute", "unmute", "talk", "chat_history"))  # tables.chat
-HOST_CONTROLS = ("pause", "resume", "end", "computer", "pass", "menu")  # tables.host
+TALK_TYPES = frozenset(("chat", "react", "mute", "unmute", "talk", "chat_history"))  # tables.live.talk
+HOST_CONTROLS = ("pause", "resume", "end", "computer", "pass", "menu")  # tables.live.host
 _ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _DIGITS = re.compile(r"^[0-9]{1,15}$")
 
@@ -57,7 +57,7 @@ class Message:
     version: int = 0
     action_id: str = ""
     seat: int | None = None
-    text: str = ""  # chat: as typed (checked by tables.chat)
+    text: str = ""  # chat: as typed (checked by tables.write.talk)
     reaction: str = ""  # react: the reaction's name
     on: bool = True  # talk: on or off
     do: str = ""  # host: which control

@@ -17,19 +17,19 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.utils.translation import override
 
-from tables.cache import Snapshot
+from tables.cache import Snapshot, newest
 from tables.live import late
 from tables.live.frames import error_notice, info_notice, render_notice
 from tables.live.perspective import PassState
 from tables.live.protocol import Message
 from tables.models import Table, TableTalk
+from tables.write import talk as stored
 from tables.write.path import Refused
 from tables.write.talk import (
     EVENTS,
     REACTIONS,
     Line,
     clean_text,
-    limiter,
     recent,
     store,
     switch_talk,
@@ -162,7 +162,12 @@ async def receive(consumer: Connection, message: Message) -> None:
 
 
 async def _say(consumer: Connection, message: Message) -> None:
-    snapshot = await consumer._snapshot()
+    # Who sits where, as this process last drew the table (no query: chat must not take the
+    # database thread from play); loaded when this process holds no version of it.
+    assert consumer.table_id is not None
+    snapshot = newest(consumer.table_id)
+    if snapshot is None or (snapshot.code, snapshot.created_at) != consumer.identity:
+        snapshot = await consumer._snapshot()
     if snapshot is None:
         return
     mine = snapshot.positions_of(consumer.hashes)
@@ -174,7 +179,7 @@ async def _say(consumer: Connection, message: Message) -> None:
         if message.reaction not in REACTIONS:
             raise Refused("bad_reaction", _("Unknown reaction."))
         text, reaction = "", message.reaction
-    wait = limiter.take(_phone(consumer))
+    wait = stored.limiter.take(_phone(consumer))
     if wait:
         raise Refused(
             "too_fast",

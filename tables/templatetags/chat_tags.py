@@ -1,4 +1,4 @@
-"""Template tags for table talk (tables.chat)."""
+"""Template tags for table talk (tables.write.talk)."""
 
 from __future__ import annotations
 

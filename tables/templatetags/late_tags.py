@@ -1,4 +1,4 @@
-"""Template tags for late arrivals (tables.late)."""
+"""Template tags for late arrivals (tables.live.late)."""
 
 from __future__ import annotations
 

@@ -24,6 +24,7 @@ from typing import Any, cast
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -171,13 +172,19 @@ def talk_of(table_id: int) -> TableTalk:
 def store(
     table_id: int, position: int, name: str, hashes: Iterable[str], text: str, reaction: str
 ) -> Line:
-    """Check that talk is on and the sender is not muted by a moderator, then keep the line.
-    (No lock on the table: a line that races the host turning talk off may still be said.)"""
-    talk = TableTalk.objects.filter(table_id=table_id).values_list("off", flat=True).first()
-    if talk:
-        raise Refused("talk_off", _("The host turned table talk off."))
+    """Check that talk is on and the sender is not muted by a moderator (one query), then keep
+    the line (one insert). No lock on the table: a line that races the host turning talk off
+    may still be said."""
     claims = [h for h in hashes if h]
-    muted = ChatMute.objects.filter(table_id=table_id, claim_hash__in=claims).exists()
+    checks = Table.objects.filter(pk=table_id).annotate(
+        talk_off=Exists(TableTalk.objects.filter(table_id=OuterRef("pk"), off=True)),
+        muted=Exists(ChatMute.objects.filter(table_id=OuterRef("pk"), claim_hash__in=claims)),
+    ).values_list("talk_off", "muted").first()
+    if checks is None:
+        raise Refused("unknown_table", _("There is no table with that code."))
+    talk_off, muted = checks
+    if talk_off:
+        raise Refused("talk_off", _("The host turned table talk off."))
     if muted:
         raise Refused("chat_muted", _("A moderator muted your chat at this table."))
     message = ChatMessage.objects.create(

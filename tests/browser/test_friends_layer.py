@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, screenshot
+from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, run_axe, screenshot
 
 pytestmark = [*BROWSER, pytest.mark.slow]
 
@@ -62,6 +62,7 @@ def test_talk_a_pause_a_late_friend_and_the_recap(app_server: LiveServer, new_ph
     asha.locator(".seat[data-seat='1'] [data-testid=chat-bubble]", has_text="Nice hand").wait_for()
     assert bikash.get_by_test_id("chat-line").nth(0).inner_text() == f"Asha {MARKUP}"
     screenshot(bikash, "talk-drawer")
+    problems = {"talk drawer": run_axe(bikash)}
     _close_chat(bikash)
 
     # The host pauses for everyone, from the drawer's host controls.
@@ -81,11 +82,13 @@ def test_talk_a_pause_a_late_friend_and_the_recap(app_server: LiveServer, new_ph
     chandra.goto(link)
     chandra.get_by_test_id("late-form").wait_for()
     screenshot(chandra, "late-offer")
+    problems["late offer"] = run_axe(chandra)
     chandra.fill("#late-name", "Chandra")
     chandra.get_by_test_id("late-ask").click()
     chandra.get_by_test_id("late-pending").wait_for()
     asha.get_by_test_id("late-request").wait_for()
     screenshot(asha, "late-request")
+    problems["late request"] = run_axe(asha)
     asha.get_by_test_id("late-yes").click()
     asha.get_by_test_id("late-request").wait_for(state="detached")
     chandra.locator("[data-screen=play]").wait_for(timeout=90_000)  # between hands
@@ -108,4 +111,6 @@ def test_talk_a_pause_a_late_friend_and_the_recap(app_server: LiveServer, new_ph
     assert asha.get_by_test_id("chip-graph").count() == 1
     assert asha.locator(".chip-graph polyline").count() == 3
     screenshot(asha, "recap")
+    problems["recap"] = run_axe(asha)
+    assert not any(problems.values()), problems
     assert not JS_ERRORS, JS_ERRORS
