@@ -9,7 +9,7 @@ values arrive as strings, so whole numbers may be written as digits in a string)
     {"type": "hide"}                  # pass and play: hide my cards again
     {"type": "back"}                  # an away player is back (any other message also counts)
     {"type": "sync"}                  # send me the current view again
-    {"type": "chat", "text": "nice hand"}       # table talk (tables.write.talk), at most 200 characters
+    {"type": "chat", "text": "nice hand"}       # table talk (tables.live.talk), 200 characters at most
     {"type": "react", "reaction": "nice_hand"}  # a quick reaction (tables.write.talk.REACTIONS)
     {"type": "mute", "seat": 3}       # this phone stops showing what seat 3 says ("unmute")
     {"type": "talk", "on": "0"}       # the host turns table talk off ("1": on again)
@@ -36,7 +36,8 @@ from engine.hand import MAX_CHIPS
 
 TYPES = ("action", "reveal", "hide", "back", "sync", "chat", "react", "mute", "unmute", "talk",
          "chat_history", "host")
-TALK_TYPES = frozenset(("chat", "react", "mute", "unmute", "talk", "chat_history"))  # tables.live.talk
+# tables.live.talk
+TALK_TYPES = frozenset(("chat", "react", "mute", "unmute", "talk", "chat_history"))
 HOST_CONTROLS = ("pause", "resume", "end", "computer", "pass", "menu")  # tables.live.host
 _ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _DIGITS = re.compile(r"^[0-9]{1,15}$")
