@@ -283,7 +283,7 @@ class ChatMessage(models.Model):
     position = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=NAME_MAX)  # the sender's name when they said it
     text = models.CharField(max_length=CHAT_MAX, blank=True)
-    reaction = models.CharField(max_length=20, blank=True)  # a name from tables.write.talk.REACTIONS
+    reaction = models.CharField(max_length=20, blank=True)  # tables.write.talk.REACTIONS
     # A line of the table's log instead (the host paused, a friend took a seat...): its kind
     # (tables.write.talk.EVENTS) and the names it mentions, said in each phone's language.
     event = models.CharField(max_length=20, blank=True)
@@ -329,7 +329,7 @@ class ChatMute(models.Model):
 
 # ---------------------------------------------------------------------------------- late arrivals
 class SeatRequest(models.Model):
-    """A friend who arrived after the start asks for a computer player's seat (tables.write.late)."""
+    """A friend who arrived after the start asks for a computer player's seat (write.late)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Waiting for the host")

@@ -9,7 +9,7 @@ values arrive as strings, so whole numbers may be written as digits in a string)
     {"type": "hide"}                  # pass and play: hide my cards again
     {"type": "back"}                  # an away player is back (any other message also counts)
     {"type": "sync"}                  # send me the current view again
-    {"type": "chat", "text": "nice hand"}       # table talk (tables.live.talk), 200 characters at most
+    {"type": "chat", "text": "nice hand"}       # table talk (tables.live.talk): 200 chars
     {"type": "react", "reaction": "nice_hand"}  # a quick reaction (tables.write.talk.REACTIONS)
     {"type": "mute", "seat": 3}       # this phone stops showing what seat 3 says ("unmute")
     {"type": "talk", "on": "0"}       # the host turns table talk off ("1": on again)
