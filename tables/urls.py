@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from tables import foreign_views, views
+from tables import foreign_views, seat_move_views, views
 
 app_name = "tables"
 
@@ -22,6 +22,8 @@ urlpatterns = [
     path("t/<str:code>/hide/", views.hide_cards, name="hide"),
     path("t/<str:code>/back/", views.back, name="back"),
     path("t/<str:code>/again/", views.again, name="again"),
+    path("t/<str:code>/move/", seat_move_views.move_menu, name="seat_moves"),  # issue 18
+    path("move/<str:token>/", seat_move_views.move_here, name="move_here"),
     path("replay/", foreign_views.foreign_replay, name="foreign_replay"),  # issue 18
     path("", include("tables.history_urls")),  # hand histories and exports (issue 6)
 ]
