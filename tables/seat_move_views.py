@@ -8,8 +8,10 @@ changes nothing); confirming moves the seat and opens the table.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -54,7 +56,10 @@ def move_menu(request: HtmxHttpRequest, code: str) -> HttpResponse:
             link = seat_moves.make_link(found, hashes, int(wanted))
         except Refused as exc:
             return _refusal(request, exc)
-        url = request.build_absolute_uri(f"/move/{link.token}/")
+        path = reverse("tables:move_here", args=[link.token])
+        url = settings.PUBLIC_URL + path if settings.PUBLIC_URL else (
+            request.build_absolute_uri(path)
+        )
         response = render(request, "tables/moves/link.html", {
             "code": found.code, "link": link, "url": url, "qr": mark_safe(qr_svg_once(url)),
             "minutes": int(seat_moves.VALID_FOR.total_seconds() // 60),
