@@ -38,7 +38,8 @@ def play_a_little(phones: list[Any], server: LiveServer, code: str, until_hand: 
                 assert phone.locator("#my-cards .card[data-card]").count() == 0
                 handoffs += 1
                 phone.get_by_test_id("handoff-confirm").click()
-                phone.locator("[data-testid=action-bar], [data-testid=waiting-bar]").first.wait_for()
+                after = "[data-testid=action-bar], [data-testid=waiting-bar]"
+                phone.locator(after).first.wait_for()
             elif not take_turn(phone):
                 time.sleep(0.02)
     return handoffs
