@@ -237,6 +237,24 @@ class Hand(models.Model):
         return self.ended_at is not None
 
 
+class SeatMove(models.Model):
+    """A single-use link that moves a person's seat to another phone (tables.seat_moves): only
+    the token's SHA-256 is kept; the link works once, within five minutes, and only while the
+    seat is still held by the claim it was made for."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_moves")
+    position = models.PositiveSmallIntegerField()
+    token_hash = models.CharField(max_length=64, unique=True)
+    claim_hash = models.CharField(max_length=64)  # the seat's claim when the link was made
+    by_host = models.BooleanField(default=False)  # made by the host for someone else's seat
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField(db_index=True)
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"move of seat {self.position} ({'used' if self.used_at else 'unused'})"
+
+
 class FailedJoin(models.Model):
     """A join attempt with a code that matches no table (see tables.ratelimit)."""
 

@@ -271,8 +271,10 @@ def play_screen(context: Any) -> SafeString:
         shared((bool(persp.mine),), "tables/_log_drawer.html", {
             "log": slot("log") if context["log_tail"] else "",
             "history": bool(persp.mine), "history_url": slot("history_url"),
+            "move_url": slot("move_url"),
         }, lambda: {
             "log": _log_items(context["log_tail"]), "history_url": table_url("history", code),
+            "move_url": table_url("seat_moves", code),
         }),
         "  ",
         shared((), "tables/_table_tools.html", tools) if request is None and not csrf_token

@@ -52,7 +52,9 @@ class CreateTableForm(forms.Form):
     def names(self) -> list[str]:
         data = self.cleaned_data
         names = [data["name"]]
-        if data["mode"] == Table.Mode.LOCAL:
+        # Pass and play, and a friends table's "people on this phone" (a hybrid table: they
+        # share the host's phone while the others join from their own; issue 18).
+        if data["mode"] in (Table.Mode.LOCAL, Table.Mode.FRIENDS):
             names += [data[f"name_{i}"] for i in range(2, 7) if data.get(f"name_{i}", "").strip()]
         return names
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from tables.pages import foreign, late, recap, views
+from tables.pages import foreign, late, recap, seat_moves, views
 
 app_name = "tables"
 
@@ -28,6 +28,8 @@ urlpatterns = [
     path("t/<str:code>/recap/", recap.recap_page, name="recap"),  # issue 17
     path("t/<str:code>/late/", late.ask, name="late"),
     path("t/<str:code>/late/<int:request_id>/", late.reply, name="late_answer"),
+    path("t/<str:code>/move/", seat_moves.move_menu, name="seat_moves"),  # issue 18
+    path("move/<str:token>/", seat_moves.move_here, name="move_here"),
     path("replay/", foreign.foreign_replay, name="foreign_replay"),  # issue 18
     path("", include("tables.pages.history_urls")),  # hand histories and exports (issue 6)
 ]
