@@ -289,6 +289,8 @@ _CACHE_SIZE = 512
 # its id cannot be reused by another object while the entry lives.
 _SEEN: OrderedDict[int, tuple[Mapping[str, Any], int]] = OrderedDict()
 _SEEN_SIZE = 2_000
+# The last model built for each seat, with the fingerprints of the hands it counted.
+_LAST: OrderedDict[int | None, tuple[tuple[int, ...], OpponentModel]] = OrderedDict()
 
 
 def _fingerprint(hand: Mapping[str, Any]) -> int:
@@ -329,10 +331,22 @@ def model_from_past(past: Sequence[Mapping[str, Any]], me: int | None) -> Oppone
             model = earlier.copy()
             model.add_hand(past[-1], me)
     if model is None:
-        model = OpponentModel()
-        for hand in past:
-            model.add_hand(hand, me)
+        # A seat that asks only now and then (the medium player) finds its last model here
+        # and counts only the hands played since.
+        last = _LAST.get(me)
+        if last is not None and len(last[0]) < len(prints) and prints[: len(last[0])] == last[0]:
+            model = last[1].copy()
+            for hand in past[len(last[0]) :]:
+                model.add_hand(hand, me)
+        else:
+            model = OpponentModel()
+            for hand in past:
+                model.add_hand(hand, me)
     _CACHE[key] = model
+    _LAST[me] = (prints, model)
+    _LAST.move_to_end(me)
+    while len(_LAST) > _CACHE_SIZE:
+        _LAST.popitem(last=False)
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return model
@@ -341,6 +355,7 @@ def model_from_past(past: Sequence[Mapping[str, Any]], me: int | None) -> Oppone
 def clear_cache() -> None:
     _CACHE.clear()
     _SEEN.clear()
+    _LAST.clear()
 
 
 # ------------------------------------------------------------------ words
