@@ -255,7 +255,9 @@ def test_removing_a_person_gives_the_seat_and_its_chips_to_a_computer_player() -
     seat = Seat.objects.get(table=table, position=1)
     assert seat.is_computer and seat.level == table.computer_level and not seat.claim_hash
     # A computer player's name, not one already at the table.
-    others = set(Seat.objects.filter(table=table).exclude(position=1).values_list("name", flat=True))
+    others = set(
+        Seat.objects.filter(table=table).exclude(position=1).values_list("name", flat=True)
+    )
     assert is_computer_name(seat.name) and seat.name not in others
     table.refresh_from_db()
     game = game_of(table)
