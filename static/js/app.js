@@ -251,4 +251,12 @@
     var banner = document.querySelector("[data-offline-banner]");
     if (banner) banner.hidden = true;
   });
+  /* A name shortened with an ellipsis: a tap on its seat shows it whole (screen readers
+     already read it whole). */
+  document.addEventListener("click", function (e) {
+    var seat = e.target.closest && e.target.closest(".seat, .me__name, .standing__name");
+    if (!seat) return;
+    var name = seat.querySelector(".seat__name-text, .me__name-text, .standing__name-text");
+    if (name && name.scrollWidth > name.clientWidth + 1) Holdem.toast(name.textContent.trim());
+  });
 })();

@@ -21,6 +21,7 @@ from tests.browser.helpers import (
     take_turn,
     wait_new_version,
 )
+from tests.browser.helpers import SCREENSHOTS as SCREENSHOTS_DIR
 from tests.browser.layout import FREEZE_SCRIPT, check_all_sizes, freeze, thaw
 
 pytestmark = BROWSER
@@ -225,3 +226,64 @@ def test_pass_and_play_hand_off_side_pots_and_game_over_fit_every_size(
     assert not found, found
     assert seen == {"hand-off", "pass-and-play-turn", "side-pots", "game-over-pass-and-play"}, seen
     assert not JS_ERRORS, JS_ERRORS
+
+
+PAGE_JS = """() => {
+  const problems = [];
+  const doc = document.scrollingElement;
+  if (doc.scrollWidth > window.innerWidth + 1)
+    problems.push('scrolls sideways: ' + doc.scrollWidth);
+  const brand = document.querySelector('.brand span');
+  if (brand && brand.scrollWidth > brand.clientWidth + 0.5) problems.push('app name cut');
+  const header = document.querySelector('.app-header');
+  if (header && header.getBoundingClientRect().right > window.innerWidth + 1)
+    problems.push('top bar leaves the screen');
+  return problems;
+}"""
+
+
+def test_the_app_name_and_the_pages_fit_every_size(app_server: LiveServer, browser: Any) -> None:
+    from tests.browser.layout import SIZES
+
+    page = _phone(browser)
+    found: dict[str, Any] = {}
+    for path, state in [("/", "home"), ("/how-to-play/", "how-to-play"),
+                        ("/new/?mode=friends", "create")]:
+        page.goto(app_server.url + path)
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            problems = page.evaluate(PAGE_JS)
+            folder = SCREENSHOTS_DIR / f"{width}x{height}"
+            folder.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(folder / f"{state}.png"))
+            if problems:
+                found[f"{state} {width}x{height}"] = problems
+    assert not found, found
+
+
+def test_devanagari_is_drawn_by_the_vendored_font_and_english_pages_load_no_font(
+    app_server: LiveServer, browser: Any
+) -> None:
+    page = _phone(browser)
+    fonts: list[str] = []
+    page.on("request", lambda r: fonts.append(r.url) if r.resource_type == "font" else None)
+    page.goto(app_server.url + "/how-to-play/")
+    page.evaluate("() => document.fonts.ready")
+    # The only Devanagari on an English page is the language switch's own label; this machine
+    # (Debian's Chromium, no Devanagari system font) draws it with the vendored subset.
+    label = page.locator(".lang-form button span").first
+    assert label.inner_text() == "नेपाली"
+    loaded = page.evaluate(
+        "() => [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family)"
+    )
+    assert all("Holdem Devanagari" in f for f in loaded), loaded
+    # The page's Devanagari (the switch, the glossary's Nepali words) asks for the subset's
+    # files; its English text asks for nothing.
+    assert fonts and all("noto-sans-devanagari-devanagari-" in url for url in fonts), fonts
+    page.locator(".lang-form button").first.click()
+    page.wait_for_load_state()
+    assert page.locator("html").get_attribute("lang") == "ne"
+    page.evaluate("() => document.fonts.ready")
+    assert page.evaluate("() => document.fonts.check('16px \"Holdem Devanagari\"', 'नेपाली')")
+    assert any("noto-sans-devanagari" in url for url in fonts), fonts
+    page.screenshot(path=str(SCREENSHOTS_DIR / "how-to-play-nepali.png"))
