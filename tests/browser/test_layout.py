@@ -250,6 +250,7 @@ def test_the_app_name_and_the_pages_fit_every_size(app_server: LiveServer, brows
     for path, state in [("/", "home"), ("/how-to-play/", "how-to-play"),
                         ("/new/?mode=friends", "create")]:
         page.goto(app_server.url + path)
+        page.evaluate("() => document.fonts.ready")
         for width, height in SIZES:
             page.set_viewport_size({"width": width, "height": height})
             problems = page.evaluate(PAGE_JS)
