@@ -174,6 +174,58 @@
     onScreen = now;
   });
 
+  /* Cards shown at the showdown turn over (.card--turned), once each. */
+  var shownBefore = new Set();
+  Holdem.onLoad(function () {
+    var now = new Set();
+    document.querySelectorAll("#seats .card[data-card]").forEach(function (card) {
+      var seat = card.closest("[data-seat]");
+      var key = (seat ? seat.getAttribute("data-seat") : "") + card.getAttribute("data-card");
+      now.add(key);
+      if (!shownBefore.has(key)) card.classList.add("card--turned");
+    });
+    shownBefore = now;
+  });
+
+  /* Bets go into the pot: when a street ends, each bet that was on the table slides from where
+     it was to the pots. Only transforms move (no layout shift); skipped for reduced motion. */
+  var betsBefore = null;
+  Holdem.onLoad(function () {
+    var hand = document.querySelector("[data-hand]");
+    var number = hand ? hand.getAttribute("data-hand") : "";
+    var bets = {};
+    document.querySelectorAll(".seat__bet, .me__bet").forEach(function (bet) {
+      var seat = bet.closest("[data-seat]");
+      var icon = bet.querySelector(".chips__icon");
+      if (seat && icon) bets[seat.getAttribute("data-seat")] = icon.getBoundingClientRect();
+    });
+    var before = betsBefore;
+    betsBefore = { hand: number, bets: bets };
+    if (!before || before.hand !== number || Holdem.reducedMotion()) return;
+    var pot = document.querySelector("#pots .chips__icon");
+    if (!pot) return;
+    var to = pot.getBoundingClientRect();
+    Object.keys(before.bets).forEach(function (seat) {
+      if (bets[seat]) return;
+      var from = before.bets[seat];
+      var chip = pot.cloneNode(true);
+      chip.classList.add("chip-fly");
+      chip.setAttribute("aria-hidden", "true");
+      chip.style.left = from.left + "px";
+      chip.style.top = from.top + "px";
+      chip.style.width = Math.max(from.width, 16) + "px";
+      chip.style.height = Math.max(from.height, 16) + "px";
+      document.body.appendChild(chip);
+      window.requestAnimationFrame(function () {
+        window.requestAnimationFrame(function () {
+          chip.style.transform = "translate(" + (to.left - from.left) + "px," + (to.top - from.top) + "px)";
+          chip.style.opacity = "0.2";
+        });
+      });
+      window.setTimeout(function () { chip.remove(); }, 900);
+    });
+  });
+
   /* Forms that arrive over the websocket were rendered without a CSRF token; a plain POST (the
      language switch) takes the page's token from the body's hx-headers, and comes back here. */
   document.addEventListener("submit", function (e) {
@@ -250,5 +302,13 @@
     document.body.classList.remove("is-offline");
     var banner = document.querySelector("[data-offline-banner]");
     if (banner) banner.hidden = true;
+  });
+  /* A name shortened with an ellipsis: a tap on its seat shows it whole (screen readers
+     already read it whole). */
+  document.addEventListener("click", function (e) {
+    var seat = e.target.closest && e.target.closest(".seat, .me__name, .standing__name");
+    if (!seat) return;
+    var name = seat.querySelector(".seat__name-text, .me__name-text, .standing__name-text");
+    if (name && name.scrollWidth > name.clientWidth + 1) Holdem.toast(name.textContent.trim());
   });
 })();

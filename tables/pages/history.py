@@ -35,6 +35,7 @@ from engine.views import visible_events
 from tables import claims, codes
 from tables.commitments import proof_context
 from tables.live.describe import describe_events
+from tables.live.hand_names import hand_name
 from tables.models import FormerClaim, Hand, Seat, Table
 from tables.write import late
 
@@ -174,8 +175,13 @@ def _hand_summary(row: Hand, hand: EngineHand, access: Access, url: str) -> dict
     start = dict(zip(hand.seats, hand.settings.stacks, strict=True))
     viewer = access.viewer
     result = None
+    cards: list[str] = []
     if viewer is not None and viewer in start:
         result = hand.final_stacks[viewer] - start[viewer]
+        cards = [str(c) for c in hand.hole[hand.index_of(viewer)]]  # the viewer's own: P3
+    # The winning hand is named only when it was shown: a pot taken without a showdown says
+    # nothing of the cards.
+    shown = next((a.hand for a in hand.awards if a.hand is not None), None)
     return {
         "number": row.number,
         "small_blind": hand.settings.small_blind,
@@ -184,7 +190,21 @@ def _hand_summary(row: Hand, hand: EngineHand, access: Access, url: str) -> dict
         "pot": sum(a.amount for a in hand.awards),
         "result": result,
         "url": url,
+        "cards": cards,
+        "board": [str(c) for c in hand.board],
+        "winning_hand": hand_name(shown.key) if shown is not None else "",
+        "saw_flop": viewer is not None and saw_flop(hand, viewer),
     }
+
+
+def saw_flop(hand: EngineHand, seat: int) -> bool:
+    """Whether ``seat`` was dealt in and still held its cards when the flop came."""
+    if seat not in hand.seats or len(hand.board) < 3:
+        return False
+    return not any(
+        e.kind == "action" and e.action == "fold" and e.seat == seat and e.street == "preflop"
+        for e in hand.events
+    )
 
 
 def _exports(access: Access, number: int | None = None) -> list[dict[str, str]]:
@@ -213,10 +233,15 @@ def hand_list(request: HttpRequest, code: str) -> HttpResponse:
     if isinstance(access, HttpResponse):
         return access
     table = access.table
+    flop_only = request.GET.get("flop") == "1" and access.viewer is not None
     hands = []
     for row in viewable_hands(access).order_by("-number"):
         url = reverse("tables:hand", args=[table.code, row.number]) + access.query
-        hands.append(_hand_summary(row, _engine_hand(row), access, url))
+        summary = _hand_summary(row, _engine_hand(row), access, url)
+        if not flop_only or summary["saw_flop"]:
+            hands.append(summary)
+    list_url = reverse("tables:history", args=[table.code])
+    joiner = "&" if access.query else "?"
     return render(
         request,
         "tables/history/list.html",
@@ -228,6 +253,9 @@ def hand_list(request: HttpRequest, code: str) -> HttpResponse:
             "exports": _exports(access),
             "seats": access.seats,
             "viewer": access.viewer,
+            "flop_only": flop_only,
+            "all_url": list_url + access.query,
+            "flop_url": list_url + access.query + joiner + "flop=1",
         },
     )
 

@@ -15,13 +15,33 @@ from tests.browser.helpers import SCREENSHOTS
 
 SIZES = [(320, 568), (360, 640), (390, 844), (844, 390), (768, 1024), (1280, 800)]
 
-# Messages that come while the page is frozen are dropped and counted; ``thaw`` reloads the
-# page when any was, so it shows the table as it is now.
+# While the page is frozen, the websocket's messages are held back (before any handler of the
+# page sees them) and handed over in order when it thaws, as if they had just arrived.
 FREEZE_SCRIPT = """
-window.__dropped = 0;
-document.addEventListener('htmx:wsBeforeMessage', e => {
-  if (window.__frozen) { e.preventDefault(); window.__dropped++; }
-}, true);
+(() => {
+  const Original = window.WebSocket, held = [], replayed = new WeakSet();
+  window.__frozen = false;
+  window.__thaw = () => {
+    window.__frozen = false;
+    while (held.length) {
+      const [socket, data] = held.shift();
+      const event = new MessageEvent('message', {data});
+      replayed.add(event);
+      socket.dispatchEvent(event);
+    }
+  };
+  window.WebSocket = class extends Original {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', e => {
+        if (window.__frozen && !replayed.has(e)) {
+          e.stopImmediatePropagation();
+          held.push([this, e.data]);
+        }
+      });
+    }
+  };
+})();
 """
 
 # Returns a list of problems (empty: the layout holds). Parts: the bar above the table, each
@@ -55,7 +75,8 @@ CHECK_JS = r"""
   if (screen === 'play' || screen === 'watch') {
     parts['top bar'] = box(q('.table-top'));
     q('#seats > li').forEach((li, i) => {
-      const name = (li.querySelector('.seat__name-text') || li.querySelector('.seat__name'))?.textContent.trim() || i;
+      const label = li.querySelector('.seat__name-text') || li.querySelector('.seat__name');
+      const name = label ? label.textContent.trim() : i;
       parts['seat ' + name] = box([li.querySelector('.seat'),
         ...q('.seat__cards, .seat__bet, .seat__marks, .seat__hand, .seat__won', li)]);
     });
@@ -72,7 +93,8 @@ CHECK_JS = r"""
         const a = parts[names[i]], b = parts[names[j]];
         const w = Math.min(a.r, b.r) - Math.max(a.l, b.l);
         const h = Math.min(a.b, b.b) - Math.max(a.t, b.t);
-        if (w > 1 && h > 1) problems.push(`${names[i]} overlaps ${names[j]} by ${w.toFixed(0)}x${h.toFixed(0)}`);
+        if (w > 1 && h > 1)
+          problems.push(`${names[i]} overlaps ${names[j]} by ${w.toFixed(0)}x${h.toFixed(0)}`);
       }
     }
     if (!parts['bar below'] && !parts['pass controls']) problems.push('no bar below the table');
@@ -92,18 +114,22 @@ CHECK_JS = r"""
     q('button, input', sheet).forEach(el => {
       const r = el.getBoundingClientRect();
       if (r.width && (r.left < -1 || r.top < -1 || r.right > vw + 1 || r.bottom > vh + 1))
-        problems.push('bet sheet control off screen: ' + (el.textContent.trim() || el.name || el.type));
+        problems.push('bet sheet control off screen: ' +
+                      (el.textContent.trim() || el.name || el.type));
     });
     if (sheet.scrollHeight > sheet.clientHeight + 1) problems.push('the bet sheet scrolls');
   }
   for (const [name, b] of Object.entries(parts)) {
     if (!b) continue;
     if (b.l < -1 || b.t < -1 || b.r > vw + 1 || b.b > vh + 1)
-      problems.push(`${name} leaves the screen: ${b.l.toFixed(0)},${b.t.toFixed(0)} to ${b.r.toFixed(0)},${b.b.toFixed(0)} of ${vw}x${vh}`);
+      problems.push(`${name} leaves the screen: ${b.l.toFixed(0)},${b.t.toFixed(0)} to ` +
+                    `${b.r.toFixed(0)},${b.b.toFixed(0)} of ${vw}x${vh}`);
   }
   const doc = document.scrollingElement;
-  if (doc.scrollWidth > vw + 1) problems.push(`the page scrolls sideways (${doc.scrollWidth} > ${vw})`);
-  if (screen !== 'over' && doc.scrollHeight > vh + 1) problems.push(`the page scrolls (${doc.scrollHeight} > ${vh})`);
+  if (doc.scrollWidth > vw + 1)
+    problems.push(`the page scrolls sideways (${doc.scrollWidth} > ${vw})`);
+  if (screen !== 'over' && doc.scrollHeight > vh + 1)
+    problems.push(`the page scrolls (${doc.scrollHeight} > ${vh})`);
   // Names of up to 12 characters are never cut.
   q('.seat__name-text, .me__name-text, .standing__name-text, .seat__name').forEach(el => {
     if (!visible(el)) return;
@@ -121,10 +147,7 @@ def freeze(page: Any) -> None:
 
 
 def thaw(page: Any) -> None:
-    dropped = page.evaluate("() => { window.__frozen = false; return window.__dropped; }")
-    if dropped:
-        page.reload()
-        page.get_by_test_id("table-frame").wait_for(state="attached")
+    page.evaluate("() => window.__thaw()")
 
 
 def settle(page: Any) -> None:

@@ -62,3 +62,31 @@ def test_home_how_to_play_lobby_and_table_have_no_serious_axe_violations(
     found = {page: v for page, v in problems.items() if v}
     assert not found, found
     assert not JS_ERRORS, JS_ERRORS
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_table_has_no_serious_axe_violations_at_any_size(
+    app_server: LiveServer, browser: Any, scheme: str
+) -> None:
+    from tests.browser.layout import FREEZE_SCRIPT, SIZES, freeze
+
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, color_scheme=scheme, locale="en-GB",
+    )
+    context.add_init_script(FREEZE_SCRIPT)
+    page = context.new_page()
+    page.on("pageerror", lambda exc: JS_ERRORS.append(f"{page.url}: {exc}"))
+    page.goto(app_server.url + "/new/?mode=computer")
+    page.fill("input[name=name]", "Krishnamurti")
+    page.get_by_test_id("create-submit").click()
+    page.get_by_test_id("action-bar").wait_for()
+    freeze(page)  # the same table at every size
+    problems: dict[str, Any] = {}
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        found = run_axe(page)
+        if found:
+            problems[f"{width}x{height}"] = found
+    context.close()
+    assert not problems, problems
+    assert not JS_ERRORS, JS_ERRORS
