@@ -105,8 +105,17 @@ CHECK_JS = r"""
   }
   if (screen === 'over') {
     parts['standings'] = box(q('#standings'));
-    parts['title'] = box(q('.game-over h1'));
+    parts['title'] = box(q('.game-over header'));
     parts['next'] = box(q('[data-testid=play-again], [data-testid=next-game]'));
+    const names = Object.keys(parts).filter(k => parts[k]);
+    for (let i = 0; i < names.length; i++) {
+      for (let j = i + 1; j < names.length; j++) {
+        const a = parts[names[i]], b = parts[names[j]];
+        const w = Math.min(a.r, b.r) - Math.max(a.l, b.l);
+        const h = Math.min(a.b, b.b) - Math.max(a.t, b.t);
+        if (w > 1 && h > 1) problems.push(`${names[i]} overlaps ${names[j]}`);
+      }
+    }
   }
   const sheet = document.querySelector('[data-bet-sheet]:not([hidden])');
   if (sheet) {
