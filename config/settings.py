@@ -119,14 +119,14 @@ X_FRAME_OPTIONS = "DENY"
 # no inline style. htmx's own <style> for request indicators is turned off and its eval is off
 # (templates/base.html, htmx-config meta); scripts that move elements set element.style
 # properties through the DOM, which CSP allows. Inline JSON data blocks are not scripts.
+# Images and the web app manifest fall back to default-src 'self' (not repeated: every page
+# carries this header, and a phone's repeat visit to a table is held to 6 KB).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
         "script-src": [SELF],
         "style-src": [SELF],
-        "img-src": [SELF],
         "connect-src": [SELF],
-        "manifest-src": [SELF],
         "form-action": [SELF],
         "base-uri": [SELF],
         "object-src": [NONE],

@@ -116,7 +116,8 @@ def _connect_data(session: Any, table_id: int) -> tuple[set[int], TableTalk, lis
 
 async def _history(consumer: Connection) -> None:
     """The phone's script asks once its socket is open (again after a reconnection): the
-    drawer (the last lines) and the talk's state, drawn for this phone."""
+    drawer (the last lines), the reactions and text box, and the talk's state, drawn for this
+    phone."""
     assert consumer.table_id is not None
     snapshot = await consumer._snapshot()
     if snapshot is None:
@@ -131,7 +132,9 @@ async def _history(consumer: Connection) -> None:
         waiting = await database_sync_to_async(late.fragments)(
             snapshot.id, consumer.hashes, bool(mine), consumer.language
         )
-    await consumer.send(text_data=drawer(lines, consumer.language) + state_html(
+    with override(consumer.language):
+        compose = render_to_string("tables/_chat_compose.html")
+    await consumer.send(text_data=drawer(lines, consumer.language) + compose + state_html(
         snapshot, mine, talk, muted, consumer.language
     ) + waiting)
 

@@ -185,7 +185,7 @@ def test_pass_and_play_hand_off_side_pots_and_game_over_fit_every_size(
     found: dict[str, Any] = {}
     seen: set[str] = set()
     actions_in_hand_1 = 0
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
         freeze(page)
         state = page.evaluate(STATE_JS)
@@ -202,7 +202,14 @@ def test_pass_and_play_hand_off_side_pots_and_game_over_fit_every_size(
             _measure(page, new, found)
             seen.add(new)
         if new == "game-over-pass-and-play":
-            break
+            if "side-pots" in seen:
+                break
+            # The last hand's side pot can go by between two looks: another game, then.
+            thaw(page)
+            page.get_by_test_id("play-again").click()
+            page.get_by_test_id("handoff").wait_for()
+            actions_in_hand_1 = 0
+            continue
         thaw(page)
         if state["screen"] == "handoff":
             page.get_by_test_id("handoff-confirm").click()
@@ -262,25 +269,33 @@ def test_the_app_name_and_the_pages_fit_every_size(app_server: LiveServer, brows
     assert not found, found
 
 
-def test_devanagari_is_drawn_by_the_vendored_font_and_english_pages_load_no_font(
+def test_devanagari_is_drawn_by_the_vendored_font_and_english_pages_load_only_the_label_font(
     app_server: LiveServer, browser: Any
 ) -> None:
     page = _phone(browser)
     fonts: list[str] = []
     page.on("request", lambda r: fonts.append(r.url) if r.resource_type == "font" else None)
-    page.goto(app_server.url + "/how-to-play/")
+    # An English page whose only Devanagari is the language switch's own label: it asks for the
+    # label's own font (its six letters), not the whole subset.
+    page.goto(app_server.url + "/")
     page.evaluate("() => document.fonts.ready")
-    # The only Devanagari on an English page is the language switch's own label; this machine
-    # (Debian's Chromium, no Devanagari system font) draws it with the vendored subset.
     label = page.locator(".lang-form button span").first
     assert label.inner_text() == "नेपाली"
+    assert page.evaluate("() => document.fonts.check('16px \"Holdem Nepali label\"', 'नेपाली')")
+    assert fonts and all("nepali-label" in url for url in fonts), fonts
+    fonts.clear()
+    page.goto(app_server.url + "/how-to-play/")
+    page.evaluate("() => document.fonts.ready")
+    # The glossary's Nepali words are drawn by the vendored subset (this machine, Debian's
+    # Chromium, has no Devanagari system font); the label by its own font.
     loaded = page.evaluate(
         "() => [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family)"
     )
-    assert all("Holdem Devanagari" in f for f in loaded), loaded
-    # The page's Devanagari (the switch, the glossary's Nepali words) asks for the subset's
-    # files; its English text asks for nothing.
-    assert fonts and all("noto-sans-devanagari-devanagari-" in url for url in fonts), fonts
+    assert set(loaded) <= {"Holdem Devanagari", "Holdem Nepali label"}, loaded
+    assert "Holdem Devanagari" in loaded
+    assert fonts and all(
+        "noto-sans-devanagari-devanagari-" in url or "nepali-label" in url for url in fonts
+    ), fonts
     page.locator(".lang-form button").first.click()
     page.wait_for_load_state()
     assert page.locator("html").get_attribute("lang") == "ne"
