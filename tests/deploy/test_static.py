@@ -47,7 +47,9 @@ def _get(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
 
 
 def _references(page: str) -> list[str]:
-    return re.findall(r'(?:href|src)="(/static/[^"]+)"', page)
+    """The static files a page names (a fragment, as in ``suits.svg#suit-h``, is no part of
+    the file's name)."""
+    return [url.split("#")[0] for url in re.findall(r'(?:href|src)="(/static/[^"]+)"', page)]
 
 
 def test_the_home_page_names_only_hashed_static_files(server: Server) -> None:

@@ -56,7 +56,8 @@ def test_a_line_with_markup_reaches_the_player_and_a_spectator_as_text(
         "blind_every": "10", "level": "easy", "turn_seconds": "60",
     })
     code = url.rstrip("/").split("/")[-1]
-    assert "id=\"chat\"" in page and "data-testid=\"chat-text\"" in page
+    # The drawer is on the page; its reactions and text box come over the websocket.
+    assert "id=\"chat\"" in page and "id=\"chat-compose\"" in page
     watcher = Browser(daphne.base)
     watcher.get(f"/t/{code}/")
     path = f"/ws/t/{code}/"
@@ -68,6 +69,8 @@ def test_a_line_with_markup_reaches_the_player_and_a_spectator_as_text(
     ):
         player.frame()
         spectator.frame()
+        player.send_text(json.dumps({"type": "chat_history"}))
+        assert 'data-testid="chat-text"' in _until_chat(player)
         player.send_text(json.dumps({"type": "chat", "text": MARKUP}))
         for ws in (player, spectator):
             text = _until_chat(ws)
