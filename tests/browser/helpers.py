@@ -95,9 +95,10 @@ def wait_new_version(page: Any, old: int, timeout: float = 8) -> None:
     )
 
 
-def take_turn(page: Any, shove: bool = False) -> bool:
+def take_turn(page: Any, shove: bool = False, cautious: bool = False) -> bool:
     """Tap the real buttons once if it is this phone's turn: check or call, or (shove) all in
-    through the bet sheet. Returns whether an action was sent."""
+    through the bet sheet, or (cautious) check, else fold: a cautious player keeps their chips
+    for many hands whatever the computer players do. Returns whether an action was sent."""
     from playwright.sync_api import Error as PlaywrightError
 
     bar = page.locator("[data-testid=action-bar]")
@@ -109,6 +110,10 @@ def take_turn(page: Any, shove: bool = False) -> bool:
             page.locator("[data-open-bet-sheet]").click(timeout=3000)
             page.locator("[data-bet-sheet] [data-preset=max]").click(timeout=3000)
             page.locator("[data-bet-confirm]").click(timeout=3000)
+        elif cautious:
+            check = page.locator("[data-action-bar] [data-act=check]")
+            fold = page.locator("[data-action-bar] [data-act=fold]")
+            (check if check.count() else fold).first.click(timeout=3000)
         else:
             page.locator(
                 "[data-action-bar] [data-act=check], [data-action-bar] [data-act=call]"

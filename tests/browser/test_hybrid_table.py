@@ -40,7 +40,7 @@ def play_a_little(phones: list[Any], server: LiveServer, code: str, until_hand: 
                 phone.get_by_test_id("handoff-confirm").click()
                 after = "[data-testid=action-bar], [data-testid=waiting-bar]"
                 phone.locator(after).first.wait_for()
-            elif not take_turn(phone):
+            elif not take_turn(phone, cautious=True):  # the game must last a few hands
                 time.sleep(0.02)
     return handoffs
 
