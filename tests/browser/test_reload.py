@@ -44,6 +44,11 @@ def test_a_reload_mid_hand_returns_to_the_same_seat_and_view(
     assert hand_number(phone) == number
     assert phone.locator("#board").inner_html() == board
     assert not JS_ERRORS, JS_ERRORS
+    # The reloaded page is drawn by the server before its websocket opens: wait for it.
+    for _ in range(100):
+        if len(handshakes) >= 2:
+            break
+        phone.wait_for_timeout(100)
     assert len(handshakes) == 2  # before and after the reload
     for shake in handshakes:
         headers = {k.lower(): v for k, v in shake["response"]["headers"].items()}
