@@ -18,6 +18,12 @@ the element with the same id):
   data-kind="error" role="alert">It is not your turn: Bikash is to act.</div>``;
 - an unknown code gets a notice and the socket closes with 4404 (4429 when rate-limited).
 
+A connection opens with the view of the moment, unless the page says (``?v=N`` in the socket's
+address) that it was drawn at version N and that is still the version of the table: the phone
+has that view already, and drawing it again cost a slow phone a long task just as the page
+became usable (Lighthouse's total blocking time, issue 16). A phone holding several seats
+(pass and play) always gets the view: its hand-off state lives in the connection.
+
 Phone -> server: JSON, see ``tables.live.protocol``.
 """
 
@@ -27,6 +33,7 @@ import asyncio
 import logging
 from datetime import datetime
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -139,11 +146,24 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         self.group = path.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         metrics.websocket_opened()  # hook(issue-19)
-        snapshot = await self.send_view(force=True)
+        snapshot = await self._snapshot()
+        if snapshot is not None and self._page_is_current(snapshot):
+            self.sent_version = snapshot.version
+        else:
+            snapshot = await self.send_view(force=True, snapshot=snapshot)
         if snapshot is not None:
             await database_sync_to_async(play.touch_seats)(
                 self.table_id, snapshot.positions_of(self.hashes)
             )
+
+    def _page_is_current(self, snapshot: Snapshot) -> bool:
+        """The page that opened this socket shows this version, for one seat or none."""
+        query = parse_qs(bytes(self.scope.get("query_string") or b"").decode("latin1"))
+        drawn = (query.get("v") or [""])[0]
+        return (
+            drawn.isdigit() and int(drawn) == snapshot.version
+            and len(snapshot.positions_of(self.hashes)) <= 1
+        )
 
     async def _refuse(self, limited: bool) -> None:
         if limited:

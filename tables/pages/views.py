@@ -181,7 +181,8 @@ def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     assert snapshot is not None
     context = _frame_context(request, snapshot)
     context["join_form"] = JoinForm()
-    context["ws_url"] = f"/ws/t/{found.code}/"
+    # The version the page shows: the socket skips sending it again (tables.live.consumer).
+    context["ws_url"] = f"/ws/t/{found.code}/?v={snapshot.version}"
     return render(request, "tables/table.html", context)
 
 

@@ -71,7 +71,7 @@ class Phone:
 
     def __init__(
         self, code: str, session_key: str | None, origin: bytes | None = ORIGIN,
-        language: str | None = None,
+        language: str | None = None, query: str = "",
     ) -> None:
         from config.asgi import application
 
@@ -82,13 +82,19 @@ class Phone:
             headers.append((b"origin", origin))
         if session_key:
             headers.append((b"cookie", f"sessionid={session_key}".encode()))
-        self.comm = WebsocketCommunicator(application, f"/ws/t/{code}/", headers=headers)
+        self.comm = WebsocketCommunicator(
+            application, f"/ws/t/{code}/{query}", headers=headers
+        )
         self.frames: list[Frame] = []
 
     async def connect(self) -> Frame:
+        await self.open()
+        return await self.next()
+
+    async def open(self) -> None:
+        """Connect without waiting for a first frame."""
         connected, _ = await self.comm.connect(timeout=10)
         assert connected
-        return await self.next()
 
     async def next(self, timeout: float = 10) -> Frame:
         frame = Frame(await self.comm.receive_from(timeout))

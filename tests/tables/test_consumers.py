@@ -151,6 +151,46 @@ async def test_a_reconnecting_phone_gets_the_current_view_at_once() -> None:
     await driver.close()
 
 
+async def test_a_page_drawn_at_the_current_version_gets_no_second_copy_of_it() -> None:
+    """The table page names the version it shows (?v=N): a socket opened at that version sends
+    nothing until the table changes; a page drawn at an older version gets the view at once."""
+    table, [asha] = await lobby(["Asha"])
+    current = Phone(table.code, asha, query=f"?v={table.version}")
+    await current.open()
+    assert await current.nothing(0.5)
+    older = Phone(table.code, asha, query=f"?v={table.version - 1}")
+    assert (await older.connect()).version == table.version
+    nonsense = Phone(table.code, asha, query="?v=soon")
+    assert (await nonsense.connect()).version == table.version
+    session = await database_sync_to_async(new_session)()
+    await database_sync_to_async(lobby_flows.join_table)(table.id, "Bikash", session)
+    frame = await current.next()  # the next change arrives as ever
+    assert frame.version == table.version + 1 and "Bikash" in frame.text
+    for phone in (current, older, nonsense):
+        await phone.close()
+
+
+def _local_table() -> tuple[Table, str]:
+    session = new_session()
+    table = lobby_flows.create_table(
+        session, ["Asha", "Bikash"], lobby_flows.TableSettings(seat_count=3),
+        mode=Table.Mode.LOCAL,
+    )
+    lobby_flows.start_game(table.id, claims.session_hashes(session))
+    session.save()
+    table.refresh_from_db()
+    return table, str(session.session_key)
+
+
+async def test_a_phone_of_several_seats_always_gets_the_view_when_it_connects() -> None:
+    """Pass and play: who holds the phone lives in the connection, so its view is drawn anew."""
+    table, key = await database_sync_to_async(_local_table)()
+    phone = Phone(table.code, key, query=f"?v={table.version}")
+    frame = await phone.connect()
+    assert frame.version == table.version and frame.screen in {"handoff", "play"}
+    await phone.close()
+
+
 def _my_cards(frame: Frame) -> list[str]:
     mine = frame.text.split('id="my-cards"', 1)[1].split("</div>", 1)[0]
     return re.findall(r'data-card="(\w\w)"', mine)
