@@ -22,6 +22,15 @@
     }
   };
 
+  /* Run fn for the first page and whenever a new table frame arrives, not for the other pieces
+     htmx swaps in (chat lines, notices): fn looks at the whole table and measures boxes, which
+     makes the browser lay out the page, a cost a slow phone should pay once per view only. */
+  Holdem.onFrame = function (fn) {
+    Holdem.onLoad(function (root) {
+      if (root === document.body || (root && root.id === "table-frame")) fn(root);
+    });
+  };
+
   /* Every element matching selector in root, root itself included (htmx may swap in the
      element itself). */
   Holdem.all = function (root, selector) {
@@ -125,7 +134,7 @@
   /* Chips slide from the pots to each winner once per hand: the pots carry data-award-key
      (set when the hand is over), winners carry .seat--won. Skipped for reduced motion. */
   var slid = new Set();
-  Holdem.onLoad(function () {
+  Holdem.onFrame(function () {
     if (Holdem.reducedMotion()) return;
     var pots = document.querySelector("[data-pots]");
     var key = pots && pots.getAttribute("data-award-key");
@@ -164,7 +173,7 @@
   /* Each view replaces the whole table, so only cards that were not on screen before are dealt
      in with a little movement (.card--new); the rest stay still. */
   var onScreen = new Set();
-  Holdem.onLoad(function () {
+  Holdem.onFrame(function () {
     var now = new Set();
     document.querySelectorAll("#board .card[data-card], #my-cards .card[data-card]").forEach(function (card) {
       var key = card.closest("#board") ? "b" + card.getAttribute("data-card") : "m" + card.getAttribute("data-card");
@@ -176,7 +185,7 @@
 
   /* Cards shown at the showdown turn over (.card--turned), once each. */
   var shownBefore = new Set();
-  Holdem.onLoad(function () {
+  Holdem.onFrame(function () {
     var now = new Set();
     document.querySelectorAll("#seats .card[data-card]").forEach(function (card) {
       var seat = card.closest("[data-seat]");
@@ -190,7 +199,7 @@
   /* Bets go into the pot: when a street ends, each bet that was on the table slides from where
      it was to the pots. Only transforms move (no layout shift); skipped for reduced motion. */
   var betsBefore = null;
-  Holdem.onLoad(function () {
+  Holdem.onFrame(function () {
     var hand = document.querySelector("[data-hand]");
     var number = hand ? hand.getAttribute("data-hand") : "";
     var bets = {};
