@@ -68,7 +68,7 @@ def test_home_how_to_play_lobby_and_table_have_no_serious_axe_violations(
 def test_the_table_has_no_serious_axe_violations_at_any_size(
     app_server: LiveServer, browser: Any, scheme: str
 ) -> None:
-    from tests.browser.layout import FREEZE_SCRIPT, SIZES, freeze
+    from tests.browser.layout import FREEZE_SCRIPT, SIZES, freeze, thaw
 
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, color_scheme=scheme, locale="en-GB",
@@ -87,6 +87,19 @@ def test_the_table_has_no_serious_axe_violations_at_any_size(
         found = run_axe(page)
         if found:
             problems[f"{width}x{height}"] = found
+    # Your own cards after you fold stay on screen, faded: still readable (3:1 for large text).
+    page.set_viewport_size({"width": 390, "height": 844})
+    thaw(page)
+    page.locator("[data-action-bar] [data-act=fold]").click()
+    if page.locator("dialog.confirm").count():  # checking was free: fold anyway
+        page.locator("dialog.confirm .btn--danger").click()
+    page.locator(".me.seat--folded #my-cards .card").first.wait_for()
+    freeze(page)
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        found = run_axe(page)
+        if found:
+            problems[f"{width}x{height}, folded"] = found
     context.close()
     assert not problems, problems
     assert not JS_ERRORS, JS_ERRORS
