@@ -166,3 +166,24 @@ def run_axe(page: Any) -> list[dict[str, Any]]:
         }"""
     )
     return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+def start_computer_game(page: Any, server: LiveServer, name: str) -> str:
+    """Create a game against the computer through the home page's form; its table code."""
+    page.goto(server.url + "/new/?mode=computer")
+    page.fill("input[name=name]", name)
+    page.get_by_test_id("create-submit").click()
+    page.get_by_test_id("table-frame").wait_for()
+    code = frame(page)["code"]
+    assert code
+    return str(code)
+
+
+def play_until_hand(page: Any, number: int, timeout: float = 60) -> None:
+    """Check or call on every turn until hand ``number`` is dealt or the game is over (the
+    computers may take every chip first: R33 then ends the game)."""
+    deadline = time.monotonic() + timeout
+    while hand_number(page) < number and frame(page)["screen"] != "over":
+        assert time.monotonic() < deadline, "the game did not move on"
+        if not take_turn(page):
+            time.sleep(0.05)

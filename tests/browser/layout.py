@@ -47,7 +47,7 @@ FREEZE_SCRIPT = """
 # Returns a list of problems (empty: the layout holds). Parts: the bar above the table, each
 # opponent's seat (with its cards, bet and markers), your place (cards, name, chips, bet), the
 # board, the pots, the log or result line, the bar below (actions or waiting) and the pass and
-# play controls. Two parts may touch but not overlap by more than a pixel.
+# play controls, the talk button. Two parts may touch but not overlap by more than a pixel.
 CHECK_JS = r"""
 () => {
   const vw = window.innerWidth, vh = window.innerHeight, problems = [];
@@ -71,9 +71,21 @@ CHECK_JS = r"""
   };
   const q = (sel, root) => [...(root || document).querySelectorAll(sel)];
   const parts = {};
+  const overlaps = () => {
+    const names = Object.keys(parts).filter(k => parts[k]);
+    for (let i = 0; i < names.length; i++) {
+      for (let j = i + 1; j < names.length; j++) {
+        const a = parts[names[i]], b = parts[names[j]];
+        const w = Math.min(a.r, b.r) - Math.max(a.l, b.l);
+        const h = Math.min(a.b, b.b) - Math.max(a.t, b.t);
+        if (w > 1 && h > 1)
+          problems.push(`${names[i]} overlaps ${names[j]} by ${w.toFixed(0)}x${h.toFixed(0)}`);
+      }
+    }
+  };
   const screen = document.getElementById('table-frame')?.dataset.screen;
   if (screen === 'play' || screen === 'watch') {
-    parts['top bar'] = box(q('.table-top'));
+    parts['top bar'] = box(q('.table-top > *'));
     q('#seats > li').forEach((li, i) => {
       const label = li.querySelector('.seat__name-text') || li.querySelector('.seat__name');
       const name = label ? label.textContent.trim() : i;
@@ -87,16 +99,8 @@ CHECK_JS = r"""
     parts['log line'] = box(q('#last-line'));
     parts['bar below'] = box(q('#action-bar, #waiting-bar'));
     parts['pass controls'] = box(q('#pass-controls > *'));
-    const names = Object.keys(parts).filter(k => parts[k]);
-    for (let i = 0; i < names.length; i++) {
-      for (let j = i + 1; j < names.length; j++) {
-        const a = parts[names[i]], b = parts[names[j]];
-        const w = Math.min(a.r, b.r) - Math.max(a.l, b.l);
-        const h = Math.min(a.b, b.b) - Math.max(a.t, b.t);
-        if (w > 1 && h > 1)
-          problems.push(`${names[i]} overlaps ${names[j]} by ${w.toFixed(0)}x${h.toFixed(0)}`);
-      }
-    }
+    parts['talk button'] = box(q('[data-chat-toggle]'));
+    overlaps();
     if (!parts['bar below'] && !parts['pass controls']) problems.push('no bar below the table');
   }
   if (screen === 'handoff') {
@@ -107,15 +111,7 @@ CHECK_JS = r"""
     parts['standings'] = box(q('#standings'));
     parts['title'] = box(q('.game-over header'));
     parts['next'] = box(q('[data-testid=play-again], [data-testid=next-game]'));
-    const names = Object.keys(parts).filter(k => parts[k]);
-    for (let i = 0; i < names.length; i++) {
-      for (let j = i + 1; j < names.length; j++) {
-        const a = parts[names[i]], b = parts[names[j]];
-        const w = Math.min(a.r, b.r) - Math.max(a.l, b.l);
-        const h = Math.min(a.b, b.b) - Math.max(a.t, b.t);
-        if (w > 1 && h > 1) problems.push(`${names[i]} overlaps ${names[j]}`);
-      }
-    }
+    overlaps();
   }
   const sheet = document.querySelector('[data-bet-sheet]:not([hidden])');
   if (sheet) {

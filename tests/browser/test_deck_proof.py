@@ -4,18 +4,16 @@ code during the hand, and the hand's page checks the proof with Web Crypto."""
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 from tests.browser.helpers import (
     BROWSER,
     JS_ERRORS,
     LiveServer,
-    frame,
-    hand_number,
+    play_until_hand,
     run_axe,
     screenshot,
-    take_turn,
+    start_computer_game,
 )
 
 pytestmark = BROWSER
@@ -25,19 +23,11 @@ def test_the_table_shows_the_deck_code_and_the_hand_page_verifies_the_deck(
     app_server: LiveServer, new_phone: Any
 ) -> None:
     phone = new_phone()
-    phone.goto(app_server.url + "/new/?mode=computer")
-    phone.fill("input[name=name]", "Asha")
-    phone.get_by_test_id("create-submit").click()
-    phone.get_by_test_id("table-frame").wait_for()
-    code = frame(phone)["code"]
+    code = start_computer_game(phone, app_server, "Asha")
     shown = phone.get_by_test_id("deck-root").inner_text()
     assert len(shown.split()[-1]) == 4 and len(shown.split()) == 4  # "Deck 3f9a 1c27 b0e4"
     screenshot(phone, "table-deck-code")
-    deadline = time.monotonic() + 60
-    while hand_number(phone) < 2 and frame(phone)["screen"] != "over":
-        assert time.monotonic() < deadline, "the game did not move on"
-        if not take_turn(phone):
-            time.sleep(0.05)
+    play_until_hand(phone, 2)
 
     phone.goto(f"{app_server.url}/t/{code}/hands/1/")
     result = phone.get_by_test_id("deck-proof-result")

@@ -3,18 +3,16 @@ pasted into /replay/ plays back step by step; a broken file gets its reason."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from tests.browser.helpers import (
     BROWSER,
     JS_ERRORS,
     LiveServer,
-    frame,
-    hand_number,
+    play_until_hand,
     run_axe,
     screenshot,
-    take_turn,
+    start_computer_game,
 )
 
 pytestmark = BROWSER
@@ -24,16 +22,8 @@ def test_a_downloaded_hand_pasted_into_the_replayer_plays_back(
     app_server: LiveServer, new_phone: Any
 ) -> None:
     phone = new_phone()
-    phone.goto(app_server.url + "/new/?mode=computer")
-    phone.fill("input[name=name]", "Asha")
-    phone.get_by_test_id("create-submit").click()
-    phone.get_by_test_id("table-frame").wait_for()
-    code = frame(phone)["code"]
-    deadline = time.monotonic() + 60
-    while hand_number(phone) < 2 and frame(phone)["screen"] != "over":
-        assert time.monotonic() < deadline, "the game did not move on"
-        if not take_turn(phone):
-            time.sleep(0.05)
+    code = start_computer_game(phone, app_server, "Asha")
+    play_until_hand(phone, 2)
     text = phone.request.get(f"{app_server.url}/t/{code}/hands/1/hand.phh").text()
     assert 'variant = "NT"' in text
 

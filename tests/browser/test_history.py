@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
 from typing import Any
 
 from tests.browser.helpers import (
     BROWSER,
     JS_ERRORS,
     LiveServer,
-    frame,
-    hand_number,
+    play_until_hand,
     run_axe,
     screenshot,
-    take_turn,
+    start_computer_game,
 )
 from tests.tables.helpers import allowed_cards, leaked_cards
 
@@ -37,20 +35,12 @@ def test_the_history_lists_the_hands_and_replays_one_as_the_player_saw_it(
     app_server: LiveServer, new_phone: Any
 ) -> None:
     phone = new_phone()
-    phone.goto(app_server.url + "/new/?mode=computer")
-    phone.fill("input[name=name]", "Asha")
-    phone.get_by_test_id("create-submit").click()
-    phone.get_by_test_id("table-frame").wait_for()
+    code = start_computer_game(phone, app_server, "Asha")
     assert phone.get_by_test_id("history-link").count()
-    code = frame(phone)["code"]
     history_url = phone.get_by_test_id("history-link").get_attribute("href") or ""
     # Play until the third hand is dealt, or until the game ends (Asha only calls, so the
     # computers may take all her chips first: R33 then ends the game).
-    deadline = time.monotonic() + 60
-    while hand_number(phone) < 3 and frame(phone)["screen"] != "over":
-        assert time.monotonic() < deadline, "the game did not move on"
-        if not take_turn(phone):
-            time.sleep(0.05)
+    play_until_hand(phone, 3)
 
     phone.goto(app_server.url + history_url)
     phone.get_by_test_id("hand-list").wait_for()

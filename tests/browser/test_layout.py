@@ -308,3 +308,34 @@ def test_devanagari_is_drawn_by_the_vendored_font_and_english_pages_load_only_th
     assert page.evaluate("() => document.fonts.check('16px \"Holdem Devanagari\"', 'नेपाली')")
     assert any("noto-sans-devanagari" in url for url in fonts), fonts
     page.screenshot(path=str(SCREENSHOTS_DIR / "how-to-play-nepali.png"))
+
+
+@pytest.mark.parametrize("width, height", [(320, 568), (390, 844)])
+def test_the_menu_opens_on_screen_with_the_sound_switch_in_reach(
+    app_server: LiveServer, browser: Any, width: int, height: int
+) -> None:
+    """The talk button takes a place in the bar above the table; on the narrowest phones the
+    sound switch moves into the menu for it, and the menu opens whole on the screen."""
+    page = _phone(browser)
+    page.set_viewport_size({"width": width, "height": height})
+    _computer_table(page, app_server, seats=6, level="easy")
+    freeze(page)
+    page.locator(".log-drawer > summary").click()
+    panel = page.locator(".log-drawer .log-panel").bounding_box()
+    assert panel and panel["x"] >= 0 and panel["x"] + panel["width"] <= width, panel
+    in_bar = page.locator(".table-top > [data-sound-toggle]")
+    in_menu = page.locator(".log-panel [data-sound-toggle]")
+    assert (in_menu.is_visible(), in_bar.is_visible()) == (width <= 380, width > 380)
+    switch = in_menu if width <= 380 else in_bar
+    before = switch.get_attribute("aria-pressed")
+    switch.click()
+    after = "false" if before == "true" else "true"
+    assert switch.get_attribute("aria-pressed") == after
+    # Both switches say the same, whichever was pressed.
+    assert in_bar.get_attribute("aria-pressed") == in_menu.get_attribute("aria-pressed") == after
+    talk = page.locator("[data-chat-toggle]").bounding_box()
+    assert talk and talk["x"] + talk["width"] <= width and talk["y"] < 10, talk
+    folder = SCREENSHOTS_DIR / f"{width}x{height}"
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / "menu.png"))
+    thaw(page)
