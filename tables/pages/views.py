@@ -59,6 +59,15 @@ def _save_pass_state(request: HtmxHttpRequest, table_id: int, state: PassState) 
     request.session[PASS_KEY] = dict(list(stored.items())[-20:])
 
 
+def _this_phone(
+    request: HtmxHttpRequest, table: Table
+) -> tuple[Snapshot, list[int], PassState]:
+    """The table now, the seats this phone holds at it, and its pass and play state."""
+    snapshot = load_snapshot(table.id)
+    assert snapshot is not None
+    return snapshot, snapshot.positions_of(_hashes(request)), _pass_state(request, table.id)
+
+
 def _join_url(request: HtmxHttpRequest, code: str) -> str:
     path = reverse("tables:table", args=[code])
     return settings.PUBLIC_URL + path if settings.PUBLIC_URL else request.build_absolute_uri(path)
@@ -328,10 +337,7 @@ def reveal_seat(request: HtmxHttpRequest, code: str) -> HttpResponse:
     found = _find(request, code)
     if isinstance(found, HttpResponse):
         return found
-    snapshot = load_snapshot(found.id)
-    assert snapshot is not None
-    mine = snapshot.positions_of(_hashes(request))
-    state = _pass_state(request, found.id)
+    snapshot, mine, state = _this_phone(request, found)
     try:
         seat = whole_number(request.POST.get("seat"), "bad_seat", "")
     except BadMessage:
@@ -361,10 +367,7 @@ def back(request: HtmxHttpRequest, code: str) -> HttpResponse:
     found = _find(request, code)
     if isinstance(found, HttpResponse):
         return found
-    snapshot = load_snapshot(found.id)
-    assert snapshot is not None
-    mine = snapshot.positions_of(_hashes(request))
-    state = _pass_state(request, found.id)
+    _, mine, state = _this_phone(request, found)
     seats = mine if len(mine) == 1 else [p for p in [state.revealed] if p is not None]
     play.come_back(found.id, seats)
     return _after(request, found)
