@@ -324,10 +324,8 @@ def play_screen(context: Any) -> SafeString:
             "hand_name": params.pop("hand_name"), "best": context.get("best"),
         }, language=language)
         params["won"] = bool(params["won"])
-        filled["back_url"] = table_url("back", code)
         parts.append(render_component("tables/_me.html", {
-            "back_url": slot("back_url"), "s": params, "cards": slot("cards"),
-            "best_line": slot("best_line"), "csrf_token": csrf_token,
+            "s": params, "cards": slot("cards"), "best_line": slot("best_line"),
         }, fill=filled, language=language))
     if persp.pass_and_play:
         reveal = [
@@ -370,12 +368,15 @@ def play_screen(context: Any) -> SafeString:
             "your_bet": you["bet"] if you else 0,
         }, language=language))
     else:
+        away = bool(you_seat and you_seat["away"])
         pre = bool(
             you and you["in_hand"] and not you["folded"] and not you["all_in"]
-            and not finished and not persp.pass_and_play
+            and not finished and not persp.pass_and_play and not away
         )
         waiting = next((s["name"] for s in seats if s["turn"]), "")
         parts.append(render_component("tables/_waiting_bar.html", {
+            "away": away, "back_url": slot("back_url") if away else "",
+            "csrf_token": csrf_token if away else None,  # a page's own, for its form alone
             "pre": pre,
             "hand": {
                 "hand_number": slot("hand_number"), "street": hand["street"],
@@ -388,6 +389,7 @@ def play_screen(context: Any) -> SafeString:
             "hand_number": hand["hand_number"] if hand else "",
             "current_bet": hand["current_bet"] if hand else "",
             "waiting": waiting,
+            "back_url": table_url("back", code) if away else "",
         }, language=language))
     parts.append("</div>\n")
     return SafeString("".join(parts))  # every part is escaped by its template or above

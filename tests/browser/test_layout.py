@@ -64,18 +64,22 @@ def _console_error(page: Any, msg: Any) -> None:
         JS_ERRORS.append(f"{page.url}: console {msg.text}")
 
 
-def _computer_table(page: Any, server: LiveServer, seats: int, level: str = "hard") -> None:
+def _computer_table(
+    page: Any, server: LiveServer, seats: int, level: str = "hard", turn: int = 30
+) -> None:
     page.goto(server.url + "/new/?mode=computer")
     page.fill("input[name=name]", LONG_NAME)
     page.locator("summary", has_text="Game settings").click()
     page.check(f"input[name=seats][value='{seats}']")
     page.check(f"input[name=level][value='{level}']")
+    page.check(f"input[name=turn_seconds][value='{turn}']")
     page.get_by_test_id("create-submit").click()
     page.get_by_test_id("table-frame").and_(page.locator("[data-screen=play]")).wait_for()
 
 
-def _careful_turn(page: Any) -> None:
-    """Check, or call a small bet, else fold: the game lasts until the computers show down."""
+def _careful_turn(page: Any, limit: float = 60) -> None:
+    """Check, or call a bet of at most ``limit`` chips (under 1: that share of the stack),
+    else fold: the game lasts until the computers show down."""
     from playwright.sync_api import Error as PlaywrightError
 
     bar = "[data-action-bar]"
@@ -83,13 +87,22 @@ def _careful_turn(page: Any) -> None:
         if page.locator(f"{bar} [data-act=check]").count():
             page.locator(f"{bar} [data-act=check]").click(timeout=3000)
             return
+        if limit < 1:
+            stack = "".join(ch for ch in page.locator("#me .me__stack").first.evaluate(
+                # the chips alone: the words for screen readers and the clock are in elements
+                "el => [...el.childNodes].filter(n => n.nodeType === 3)"
+                ".map(n => n.textContent).join('')", timeout=3000) if ch.isdigit())
+            limit = limit * int(stack or 0)
         call = page.locator(f"{bar} [data-act=call]")
         digits = "".join(ch for ch in (call.inner_text(timeout=3000) if call.count() else "")
                          if ch.isdigit())
-        if digits and int(digits) <= 60:
+        if digits and int(digits) <= limit:
             call.click(timeout=3000)
         else:
             page.locator(f"{bar} [data-act=fold]").click(timeout=3000)
+            # A new view may have made checking free meanwhile: fold as decided.
+            if page.locator("dialog.confirm").count():
+                page.locator("dialog.confirm .btn--danger").click(timeout=3000)
         page.wait_for_timeout(150)
     except PlaywrightError:
         pass  # the view changed under the finger
@@ -111,7 +124,7 @@ def test_one_person_and_five_hard_computers_fit_every_size_in_every_state(
     seen: set[str] = set()
     wanted = {"your-turn", "bet-sheet", "waiting", "showdown", "side-pots", "game-over"}
     started = time.monotonic()
-    deadline = started + 150
+    deadline = started + 210
     while seen != wanted and time.monotonic() < deadline:
         freeze(page)
         state = page.evaluate(STATE_JS)
@@ -141,14 +154,16 @@ def test_one_person_and_five_hard_computers_fit_every_size_in_every_state(
         if state["turn"]:
             # Careful until a showdown was seen (the computers show theirs), then all in every
             # time: side pots, maybe, and in the end the game's end. Hard computers often take
-            # the pot before a showdown: after 45 s, call whatever they bet to see one (all in
-            # instead, a lost call would end the game at once, with no showdown on screen).
+            # the pot before a showdown: after 45 s, call any bet up to half the stack to see
+            # one, after 100 s any bet at all (a lost call of every chip ends the game at
+            # once, with no showdown on screen: the last resort).
+            waited = time.monotonic() - started
             if {"your-turn", "waiting", "showdown"} <= seen:
                 take_turn(page, shove=True)
-            elif time.monotonic() > started + 45:
+            elif waited > 100:
                 take_turn(page)
             else:
-                _careful_turn(page)
+                _careful_turn(page, 0.5 if waited > 45 else 60)
         else:
             time.sleep(0.05)
     assert not found, found
@@ -339,3 +354,25 @@ def test_the_menu_opens_on_screen_with_the_sound_switch_in_reach(
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / "menu.png"))
     thaw(page)
+
+
+def test_an_away_player_finds_im_back_below_the_table_at_every_size(
+    app_server: LiveServer, browser: Any
+) -> None:
+    """P1: two time-outs in a row and the computer plays your seat. "I'm back" takes the place
+    of the bar below the table, so your place keeps its height (nothing moves) and nothing
+    overlaps, at every size."""
+    page = _phone(browser)
+    _computer_table(page, app_server, seats=6, level="hard", turn=15)
+    back = page.locator("#waiting-bar [data-testid=come-back]")
+    back.wait_for(timeout=90_000)  # two turns of 15 s let run out
+    freeze(page)
+    assert not page.locator("#me [data-testid=come-back]").count()
+    found = check_all_sizes(page, "away")
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert not found, found
+    thaw(page)
+    back.click()
+    page.locator("#me .seat__state", has_text="Away").wait_for(state="detached")
+    assert not back.count()
+    assert not JS_ERRORS, JS_ERRORS
