@@ -77,9 +77,9 @@ def _computer_table(
     page.get_by_test_id("table-frame").and_(page.locator("[data-screen=play]")).wait_for()
 
 
-def _careful_turn(page: Any, limit: float = 60) -> None:
-    """Check, or call a bet of at most ``limit`` chips (under 1: that share of the stack),
-    else fold: the game lasts until the computers show down."""
+def _careful_turn(page: Any, share: float | None = None) -> None:
+    """Check, or call a bet of at most 60 chips (or, given ``share``, that share of the
+    stack), else fold: the game lasts until the computers show down."""
     from playwright.sync_api import Error as PlaywrightError
 
     bar = "[data-action-bar]"
@@ -87,12 +87,13 @@ def _careful_turn(page: Any, limit: float = 60) -> None:
         if page.locator(f"{bar} [data-act=check]").count():
             page.locator(f"{bar} [data-act=check]").click(timeout=3000)
             return
-        if limit < 1:
+        limit = 60.0
+        if share is not None:
             stack = "".join(ch for ch in page.locator("#me .me__stack").first.evaluate(
                 # the chips alone: the words for screen readers and the clock are in elements
                 "el => [...el.childNodes].filter(n => n.nodeType === 3)"
                 ".map(n => n.textContent).join('')", timeout=3000) if ch.isdigit())
-            limit = limit * int(stack or 0)
+            limit = share * int(stack or 0)
         call = page.locator(f"{bar} [data-act=call]")
         digits = "".join(ch for ch in (call.inner_text(timeout=3000) if call.count() else "")
                          if ch.isdigit())
@@ -163,7 +164,7 @@ def test_one_person_and_five_hard_computers_fit_every_size_in_every_state(
             elif waited > 100:
                 take_turn(page)
             else:
-                _careful_turn(page, 0.5 if waited > 45 else 60)
+                _careful_turn(page, 0.5 if waited > 45 else None)
         else:
             time.sleep(0.05)
     assert not found, found
