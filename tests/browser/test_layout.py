@@ -357,7 +357,7 @@ def test_the_menu_opens_on_screen_with_the_sound_switch_in_reach(
     thaw(page)
 
 
-def test_an_away_player_finds_im_back_below_the_table_at_every_size(
+def test_p1_an_away_player_finds_im_back_below_the_table_at_every_size(
     app_server: LiveServer, browser: Any
 ) -> None:
     """P1: two time-outs in a row and the computer plays your seat. "I'm back" takes the place
