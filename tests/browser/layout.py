@@ -101,6 +101,10 @@ CHECK_JS = r"""
     parts['pass controls'] = box(q('#pass-controls > *'));
     parts['talk button'] = box(q('[data-chat-toggle]'));
     overlaps();
+    // The talk button is drawn outside the table; it keeps to the table's width all the same.
+    const table = box(q('.table-screen')), talk = parts['talk button'];
+    if (table && talk && (talk.l < table.l - 1 || talk.r > table.r + 1))
+      problems.push('talk button outside the table');
     if (!parts['bar below'] && !parts['pass controls']) problems.push('no bar below the table');
   }
   if (screen === 'handoff') {
