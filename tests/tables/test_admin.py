@@ -73,10 +73,12 @@ def running_hand_secrets(table: Table) -> tuple[set[Card], set[Card]]:
 
 def content(html: str) -> str:
     """The admin page's main content, without its scripts, styles and icons (SVG path data
-    such as ``2h.1`` would look like cards)."""
+    such as ``2h.1`` would look like cards) and without its CSRF token (64 random letters and
+    digits, which once spelled "deck")."""
     match = re.search(r'<div id="content".*', html, re.S)
     assert match, html[:500]
-    return re.sub(r"<(svg|script|style)\b.*?</\1>", "", match.group(0), flags=re.S)
+    text = re.sub(r"<(svg|script|style)\b.*?</\1>", "", match.group(0), flags=re.S)
+    return re.sub(r'<input type="hidden" name="csrfmiddlewaretoken"[^>]*>', "", text)
 
 
 # ------------------------------------------------------------------------------ staff only
