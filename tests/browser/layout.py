@@ -146,6 +146,14 @@ CHECK_JS = r"""
     if (text.length <= 12 && el.scrollWidth > el.clientWidth + 0.5)
       problems.push(`name cut: ${text} (${el.scrollWidth} > ${el.clientWidth})`);
   });
+  // A text cut after N lines is clipped at its padding's edge: vertical padding would show
+  // the top of line N + 1 under the ellipsis.
+  q('*').forEach(el => {
+    const style = getComputedStyle(el);
+    if (style.webkitLineClamp === 'none' || !visible(el)) return;
+    if (parseFloat(style.paddingTop) + parseFloat(style.paddingBottom) > 0)
+      problems.push(`a cut text has room for its next line: ${el.className}`);
+  });
   return problems;
 }
 """

@@ -12,6 +12,8 @@ import time
 from typing import Any
 
 import pytest
+from django.template.loader import render_to_string
+from django.utils.translation import override
 
 from tests.browser.helpers import (
     BROWSER,
@@ -184,6 +186,39 @@ def test_every_table_size_fits_every_screen(
     _measure(page, f"{seats}-seats", found)
     assert not found, found
     assert not JS_ERRORS, JS_ERRORS
+
+
+@pytest.mark.parametrize(("pots", "language"), [(3, "en"), (4, "en"), (5, "en"), (5, "ne")])
+def test_r22_up_to_five_pots_and_a_long_result_fit_a_six_seat_table_at_every_size(
+    app_server: LiveServer, browser: Any, pots: int, language: str
+) -> None:
+    """Five pots are the most six seats can make (R22: one side pot per all-in level below the
+    biggest stack in play). Hard computers seldom make more than two, so the pots are drawn by
+    the app's own template (tables/_pots.html, in the language given) and put in place of the
+    live pots of a real six-seat table, frozen, with a result line of two lines."""
+    page = _phone(browser)
+    _computer_table(page, app_server, seats=6, level="easy")
+    page.get_by_test_id("action-bar").wait_for()
+    freeze(page)
+    with override(language):
+        html = render_to_string(
+            "tables/_pots.html", {"pots": [{"amount": 1000 * (i + 1)} for i in range(pots)]}
+        )
+    page.evaluate("""([html, text]) => {
+      document.getElementById('pots').innerHTML = html;
+      let line = document.getElementById('last-line');
+      if (!line) {
+        line = document.createElement('p');
+        line.id = 'last-line';
+        document.querySelector('.table-center').appendChild(line);
+      }
+      line.className = 'log-line result-banner';
+      line.textContent = text;
+    }""", [html, f"{LONG_NAME} wins 2880 from the pot with Full house, aces full of eights"])
+    assert page.locator("#pots > *").count() == pots
+    found: dict[str, Any] = {}
+    _measure(page, f"pots-{pots}-{language}", found)
+    assert not found, found
 
 
 def test_pass_and_play_hand_off_side_pots_and_game_over_fit_every_size(
