@@ -24,6 +24,7 @@ from tables.models import Table
 from tables.write import late
 from tables.write.lobby import deal
 from tables.write.path import Busy, Change, apply_change, write_then_notify
+from tables.write.play import note_time_out
 
 log = logging.getLogger(__name__)
 BATCH = 200
@@ -92,6 +93,7 @@ def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
             action = hand.timeout_action()
             game.act(action.seat, action.kind, action.amount)
         if kind == Table.Deadline.TURN and seat.is_person:
+            note_time_out(current, seat.position, action.kind)
             seat.timeouts_in_row += 1
             seat.away = seat.timeouts_in_row >= AWAY_AFTER
             change.save_seat(seat, "timeouts_in_row", "away")

@@ -240,7 +240,7 @@
   document.addEventListener("submit", function (e) {
     var form = e.target;
     if ((form.method || "").toLowerCase() !== "post") return;
-    if (form.hasAttribute("ws-send") || form.hasAttribute("hx-post")) return; /* htmx sends these */
+    if (form.hasAttribute("ws-send") || form.hasAttribute("hx-post")) return; /* live.js, htmx */
     if (!form.querySelector("[name=csrfmiddlewaretoken]")) {
       try {
         var token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
@@ -273,7 +273,7 @@
   /* A new view from the server replaces the frame; what the person was typing (their name on
      the join form, an amount) must survive it, and so must the focus. */
   var typed = null;
-  document.addEventListener("htmx:wsBeforeMessage", function () {
+  document.addEventListener("holdem:frame-before", function () {
     typed = { values: {}, focus: document.activeElement && document.activeElement.id };
     document.querySelectorAll("#table-frame input[id]").forEach(function (input) {
       if (input.type !== "hidden" && input.type !== "checkbox" && input.type !== "radio" &&
@@ -282,7 +282,7 @@
       }
     });
   });
-  document.addEventListener("htmx:wsAfterMessage", function () {
+  document.addEventListener("holdem:frame-after", function () {
     if (!typed) return;
     Object.keys(typed.values).forEach(function (id) {
       var input = document.getElementById(id);
@@ -295,23 +295,6 @@
     typed = null;
   });
 
-  /* The websocket dropped (phone asleep, tunnel): say so; htmx reconnects by itself and the
-     server sends the current view at once. */
-  var offlineTimer = null;
-  document.addEventListener("htmx:wsClose", function () {
-    window.clearTimeout(offlineTimer);
-    offlineTimer = window.setTimeout(function () {
-      document.body.classList.add("is-offline");
-      var banner = document.querySelector("[data-offline-banner]");
-      if (banner) banner.hidden = false;
-    }, 1500);
-  });
-  document.addEventListener("htmx:wsOpen", function () {
-    window.clearTimeout(offlineTimer);
-    document.body.classList.remove("is-offline");
-    var banner = document.querySelector("[data-offline-banner]");
-    if (banner) banner.hidden = true;
-  });
   /* A name shortened with an ellipsis: a tap on its seat shows it whole (screen readers
      already read it whole). */
   document.addEventListener("click", function (e) {

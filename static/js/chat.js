@@ -134,12 +134,12 @@
   else start();
 
   /* Once the socket is open (again), ask for the drawer: the last lines and the talk's state. */
-  document.addEventListener("htmx:wsOpen", function (e) {
-    if (!chat() || !e.detail || !e.detail.socketWrapper) return;
-    e.detail.socketWrapper.send(JSON.stringify({ type: "chat_history" }));
+  document.addEventListener("holdem:socket", function (e) {
+    if (!chat() || !e.detail || e.detail.state !== "open" || !window.Holdem.live) return;
+    window.Holdem.live.send({ type: "chat_history" });
   });
-  document.addEventListener("htmx:wsAfterMessage", function () { canTalk(); drawBubbles(); });
-  document.addEventListener("htmx:wsAfterSend", function (e) {
+  document.addEventListener("holdem:frame-after", function () { canTalk(); drawBubbles(); });
+  document.addEventListener("holdem:sent", function (e) {
     var form = e.target && e.target.closest && e.target.closest("[data-chat-form]");
     if (form) form.reset();
   });

@@ -242,6 +242,10 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
             raise
         if outcome.applied:  # hook(issue-19)
             metrics.action_applied(self.table_id, outcome.version, started)  # hook(issue-19)
+        else:  # the same tap twice (a double tap, or sent again after a drop): counted once
+            await self.send_notice(info_notice(
+                "already_counted", _("That tap was already counted once: nothing more changed.")
+            ))
         # Applied: the frame follows from the group message, like everyone else's.
 
     async def on_reveal(self, message: Message) -> None:
@@ -272,7 +276,23 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
             await self.send_view(force=True)
 
     async def on_sync(self, message: Message) -> None:
+        if message.action_id:
+            await self.send_view()  # only if this connection has not drawn it yet
+            await self._what_became_of(message)
+            return
         await self.send_view(force=True)
+
+    async def on_ping(self, message: Message) -> None:
+        await self.send(text_data="pong")
+
+    async def _what_became_of(self, message: Message) -> None:
+        """A phone back after a drop asks about the tap it sent last, which no frame answered:
+        applied at most once, whatever the phone sent (the version it was drawn for decides)."""
+        assert self.table_id is not None
+        code, text = await database_sync_to_async(play.what_became_of)(
+            self.table_id, message.action_id, message.version, message.seat
+        )
+        await self.send_notice(info_notice(code, text))
 
     async def _come_back(self, seats: list[int], snapshot: Snapshot) -> None:
         if any(snapshot.seats[p].away for p in seats if p in snapshot.seats):

@@ -330,6 +330,7 @@ def render_frame(snapshot: Snapshot, persp: Perspective, options: FrameOptions) 
     assert options.language is not None
     with speaking(options.language):
         context = frame_context(snapshot, persp, options)
+        context["oob"] = True  # every element of a message replaces the one with its id
         if context["screen"] in ("play", "watch"):
             return screens.play_frame(context)  # what the template would call, without it
         return render_to_string("tables/_frame.html", context)

@@ -9,6 +9,10 @@ values arrive as strings, so whole numbers may be written as digits in a string)
     {"type": "hide"}                  # pass and play: hide my cards again
     {"type": "back"}                  # an away player is back (any other message also counts)
     {"type": "sync"}                  # send me the current view again
+    {"type": "sync", "action_id": "a1b2-fold", "version": 17, "seat": 2}
+                                      # ... and tell me what became of this action (a phone
+                                      # coming back with a tap no frame answered)
+    {"type": "ping"}                  # are you there? answered with the text frame "pong"
     {"type": "chat", "text": "nice hand"}       # table talk (tables.live.talk): 200 chars
     {"type": "react", "reaction": "nice_hand"}  # a quick reaction (tables.write.talk.REACTIONS)
     {"type": "mute", "seat": 3}       # this phone stops showing what seat 3 says ("unmute")
@@ -34,8 +38,8 @@ from django.utils.translation import gettext_noop
 from engine.actions import ActionKind
 from engine.hand import MAX_CHIPS
 
-TYPES = ("action", "reveal", "hide", "back", "sync", "chat", "react", "mute", "unmute", "talk",
-         "chat_history", "host")
+TYPES = ("action", "reveal", "hide", "back", "sync", "ping", "chat", "react", "mute", "unmute",
+         "talk", "chat_history", "host")
 # tables.live.talk
 TALK_TYPES = frozenset(("chat", "react", "mute", "unmute", "talk", "chat_history"))
 HOST_CONTROLS = ("pause", "resume", "end", "computer", "pass", "menu")  # tables.live.host
@@ -86,6 +90,14 @@ def parse(text: str | None, data: bytes | None, max_bytes: int) -> Message:
         if not isinstance(do, str) or do not in HOST_CONTROLS:
             raise BadMessage("unknown_control", _("Unknown host control."))
         return Message(type="host", seat=seat, do=do)
+    if kind_of_message == "sync" and raw.get("action_id") not in (None, ""):
+        version = _whole(
+            raw.get("version"), "bad_version", gettext_noop("Every action needs the version seen.")
+        )
+        return Message(
+            type="sync", seat=seat, action_id=_action_id(raw.get("action_id")),
+            version=version or 0,
+        )
     if kind_of_message != "action":
         return Message(type=kind_of_message, seat=seat)
     kind = raw.get("kind")
@@ -93,9 +105,7 @@ def parse(text: str | None, data: bytes | None, max_bytes: int) -> Message:
         raise BadMessage(
             "unknown_action", _("Unknown action: fold, check, call, bet, raise or all_in.")
         )
-    action_id = raw.get("action_id")
-    if not isinstance(action_id, str) or not _ACTION_ID.match(action_id):
-        raise BadMessage("bad_action_id", _("Every action needs an id (letters and digits)."))
+    action_id = _action_id(raw.get("action_id"))
     version = _whole(
         raw.get("version"), "bad_version", gettext_noop("Every action needs the version seen.")
     )
@@ -108,6 +118,12 @@ def parse(text: str | None, data: bytes | None, max_bytes: int) -> Message:
     if amount is not None and not 0 < amount <= MAX_CHIPS:
         raise BadMessage("bad_amount", _("The amount must be more than zero and not absurd."))
     return Message("action", kind, amount, version, action_id, seat)
+
+
+def _action_id(value: Any) -> str:
+    if not isinstance(value, str) or not _ACTION_ID.match(value):
+        raise BadMessage("bad_action_id", _("Every action needs an id (letters and digits)."))
+    return value
 
 
 def _talk(kind_of_message: str, raw: dict[str, Any], seat: int | None) -> Message:

@@ -58,6 +58,9 @@ def act(
         if table.status != Table.Status.PLAYING:
             raise Refused("not_playing", _("The game is not being played right now."))
         if version != table.version:
+            timed_out = _timed_out(table.recent_actions, version, actor)
+            if timed_out is not None:
+                raise Refused("too_late", timed_out)
             raise Refused("stale", _("The table moved on: here is what it looks like now."))
         game = change.game
         if not game.hand_running:
@@ -78,7 +81,7 @@ def act(
             game.act(actor, kind, amount if kind in (ActionKind.BET, ActionKind.RAISE) else None)
         except ActionError as exc:
             raise Refused(exc.code, exc.message) from None
-        table.recent_actions = [*table.recent_actions[1 - RECENT_ACTIONS_KEPT :], action_id]
+        remember_action(table, action_id)
         person = change.seats[actor]
         if person.away or person.timeouts_in_row:
             person.away = False
@@ -96,6 +99,50 @@ def act(
 # double tap (say nothing) from a stale tab (show the table as it is now). Taps on one frame
 # arrive within a second or two, a few actions apart at most.
 RECENT_ACTIONS_KEPT = 16
+
+
+def remember_action(table: Table, action_id: str) -> None:
+    table.recent_actions = [*table.recent_actions[1 - RECENT_ACTIONS_KEPT :], action_id]
+
+
+def note_time_out(table: Table, seat: int, kind: str) -> None:
+    """P1: the server checked or folded for a person out of time, at the table's current
+    version. Kept with the action ids so that the person's own tap on that same version, a
+    moment too late, is told what happened rather than only "the table moved on"."""
+    remember_action(table, f"{_TIMED_OUT}{table.version}-{seat}-{kind}")
+
+
+_TIMED_OUT = "timed-out-"
+
+
+def _timed_out(recent: list[str], version: int, seat: int) -> str | None:
+    """The message for a tap that lost the race with the seat's own time-out, if it did."""
+    prefix = f"{_TIMED_OUT}{version}-{seat}-"
+    for entry in recent:
+        if entry.startswith(prefix):
+            if entry[len(prefix):] == ActionKind.CHECK:
+                return _("Too late: your time ran out and the table checked for you.")
+            return _("Too late: your time ran out and the table folded your hand.")
+    return None
+
+
+def what_became_of(
+    table_id: int, action_id: str, version: int, seat: int | None
+) -> tuple[str, str]:
+    """What the table did with an action id (code, message): applied, beaten by the seat's
+    own time-out, or never arrived. Asked by a phone that lost its connection right after a
+    tap, when it comes back; only the table's own memory of action ids decides."""
+    recent = Table.objects.filter(pk=table_id).values_list("recent_actions", flat=True).first()
+    recent = recent or []
+    if action_id in recent:
+        return "pending_applied", _("Your last tap reached the table and counted.")
+    timed_out = _timed_out(recent, version, seat) if seat is not None else None
+    if timed_out is not None:
+        return "too_late", timed_out
+    return "pending_lost", _(
+        "Your last tap did not reach the table before the connection dropped: nothing was "
+        "played for it."
+    )
 
 
 def _actor_of(change: Change, mine: list[int], seat: int | None) -> int:

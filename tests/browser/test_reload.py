@@ -44,11 +44,12 @@ def test_a_reload_mid_hand_returns_to_the_same_seat_and_view(
     assert hand_number(phone) == number
     assert phone.locator("#board").inner_html() == board
     assert not JS_ERRORS, JS_ERRORS
-    # The reloaded page is drawn by the server before its websocket opens: wait for it.
-    for _ in range(100):
-        if len(handshakes) >= 2:
-            break
-        phone.wait_for_timeout(100)
+    # The reloaded page is drawn by the server before its websocket opens: wait for the page
+    # to say its socket is open (static/js/live.js). The browser reports the handshake's
+    # response before the socket opens, on the same connection as the answer to this wait.
+    phone.wait_for_function(
+        "() => document.getElementById('table-live').dataset.connection === 'open'"
+    )
     assert len(handshakes) == 2  # before and after the reload
     for shake in handshakes:
         headers = {k.lower(): v for k, v in shake["response"]["headers"].items()}

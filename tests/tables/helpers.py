@@ -107,6 +107,13 @@ class Phone:
             if frame.maybe_version is not None and frame.version >= version:
                 return frame
 
+    async def until_notice(self, code: str, timeout: float = 10) -> Frame:
+        """The next message carrying the notice ``code`` (frames before it are kept too)."""
+        while True:
+            frame = await self.next(timeout)
+            if frame.notice_code == code:
+                return frame
+
     async def send(self, message: dict[str, Any] | str) -> None:
         text = message if isinstance(message, str) else json.dumps(message)
         await self.comm.send_to(text_data=text)

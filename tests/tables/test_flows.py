@@ -38,7 +38,7 @@ def test_it_creates_a_table_and_shows_the_lobby_with_code_link_and_qr() -> None:
     assert '<svg viewBox' in page and 'class="qr"' in page
     assert 'data-testid="start-game"' in page
     # The live socket is told which version the page shows (it does not send it again).
-    assert f'ws-connect="/ws/t/{table.code}/?v={table.version}"' in page
+    assert f'data-ws-url="/ws/t/{table.code}/?v={table.version}"' in page
     assert f'data-version="{table.version}"' in page
     host = Seat.objects.get(table=table)
     assert (host.name, host.position, table.host_position) == ("Asha", 0, 0)
