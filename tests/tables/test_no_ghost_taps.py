@@ -38,9 +38,10 @@ def _safe(frame: Frame) -> str:
 
 
 async def _version(table_id: int) -> int:
-    return await database_sync_to_async(
+    version = await database_sync_to_async(
         lambda: Table.objects.values_list("version", flat=True).get(pk=table_id)
     )()
+    return int(version)
 
 
 async def _time_out(table_id: int, version: int) -> None:
