@@ -62,7 +62,7 @@ def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120
         while True:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=0.5).close()

@@ -87,7 +87,7 @@ def hand_number(page: Any) -> int:
     return int(number)
 
 
-def wait_new_version(page: Any, old: int, timeout: float = 8) -> None:
+def wait_new_version(page: Any, old: int, timeout: float = 20) -> None:
     page.wait_for_function(
         "old => { const f = document.getElementById('table-frame');"
         " return f && Number(f.dataset.version) !== old; }",
@@ -179,7 +179,7 @@ def start_computer_game(page: Any, server: LiveServer, name: str) -> str:
     return str(code)
 
 
-def play_until_hand(page: Any, number: int, timeout: float = 60) -> None:
+def play_until_hand(page: Any, number: int, timeout: float = 180) -> None:
     """Check or call on every turn until hand ``number`` is dealt or the game is over (the
     computers may take every chip first: R33 then ends the game)."""
     deadline = time.monotonic() + timeout

@@ -181,12 +181,22 @@ def settle(page: Any) -> None:
     )
 
 
+def laid_out(page: Any, width: int, height: int) -> None:
+    """Wait until the page has the new size and has been drawn at it (two frames later)."""
+    page.wait_for_function(
+        "([w, h]) => window.innerWidth === w && window.innerHeight === h", arg=[width, height]
+    )
+    page.evaluate(
+        "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
+
+
 def check_all_sizes(page: Any, state: str) -> dict[str, list[str]]:
     """Resize the frozen page through every size; the problems found at each (empty: none)."""
     found: dict[str, list[str]] = {}
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(60)
+        laid_out(page, width, height)
         settle(page)
         size = f"{width}x{height}"
         folder = SCREENSHOTS / size

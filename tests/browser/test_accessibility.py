@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, run_axe, screenshot
+from tests.browser.layout import settle
 
 pytestmark = BROWSER
 
@@ -56,7 +57,8 @@ def test_home_how_to_play_lobby_and_table_have_no_serious_axe_violations(
         assert markers, "the computer seats should hold at least one marker"
     if player.locator("[data-open-bet-sheet]").count():
         player.locator("[data-open-bet-sheet]").click()
-        player.wait_for_timeout(400)  # let the sheet finish sliding in
+        player.locator("[data-bet-sheet]").wait_for()
+        settle(player)  # the sheet has finished sliding in
         problems["table, bet sheet"] = run_axe(player)
 
     found = {page: v for page, v in problems.items() if v}

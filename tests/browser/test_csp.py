@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer
+from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, frame
 
 pytestmark = BROWSER
 
@@ -26,8 +26,14 @@ def test_a_table_page_sends_the_policy_and_plays_without_violations(
     phone.fill("input[name=name]", "Asha")
     phone.get_by_test_id("create-submit").click()
     phone.get_by_test_id("action-bar").wait_for()  # the websocket connected and drew the table
+    before = frame(phone)["version"]
     phone.get_by_test_id("action-bar").locator("button").first.click()
-    phone.wait_for_timeout(500)
+    # The answer to the tap (a new view, or the fold's question) has been drawn: whatever it
+    # made the policy refuse has been reported by then.
+    phone.wait_for_function(
+        "v => Number(document.getElementById('table-frame').dataset.version) > v"
+        " || document.querySelector('dialog.confirm')", arg=before, timeout=60_000,
+    )
     assert not csp_violations and not JS_ERRORS, (csp_violations, JS_ERRORS)
 
 

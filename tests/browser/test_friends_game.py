@@ -15,6 +15,7 @@ from tests.browser.helpers import (
     screenshot,
     take_turn,
 )
+from tests.browser.layout import settle
 
 pytestmark = [*BROWSER, pytest.mark.slow]
 
@@ -67,7 +68,7 @@ def test_three_phones_create_join_by_code_and_link_play_to_the_end(
 
     shots = {"table-your-turn": False, "table-bet-sheet": False, "table-showdown": False}
     hands_seen: set[int] = set()
-    deadline = time.monotonic() + 150
+    deadline = time.monotonic() + 400  # a bound, not a pace: the game ends long before
     while time.monotonic() < deadline:
         if all(p.get_by_test_id("standings").count() for p in phones):
             break
@@ -89,7 +90,7 @@ def test_three_phones_create_join_by_code_and_link_play_to_the_end(
             ).count():
                 asha.locator("[data-open-bet-sheet]").click()
                 asha.locator("[data-bet-sheet]").wait_for()
-                asha.wait_for_timeout(350)  # the sheet slides in
+                settle(asha)  # the sheet has finished sliding in
                 assert asha.locator("[data-bet-confirm-label]").inner_text().endswith(
                     asha.input_value("#bet-amount")
                 )

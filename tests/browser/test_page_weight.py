@@ -10,7 +10,6 @@ The figures are printed (run with -s) and reported in benchmarks/README.md "Page
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,8 +62,9 @@ def _visit(page: Any, url: str) -> Transfer:
     cdp.on("Network.webSocketFrameReceived", frame)
     page.goto(url, wait_until="load")
     page.get_by_test_id("table-frame").wait_for()
+    # Nothing more asked for 500 ms (Playwright's network idle): a late icon or manifest
+    # request counts too.
     page.wait_for_load_state("networkidle")
-    time.sleep(0.5)  # a late icon or manifest request would count too
     cdp.detach()
     return seen
 

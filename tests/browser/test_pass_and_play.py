@@ -37,7 +37,7 @@ def test_pass_and_play_never_puts_another_players_cards_in_the_page(
 
     checked = handoffs = turns = 0
     viewers: set[int] = set()
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + 300  # a bound on a loaded machine, not a pace
     while hand_number(phone) < 4 and time.monotonic() < deadline:
         if assert_no_foreign_cards(phone, app_server, code):
             checked += 1

@@ -381,7 +381,7 @@ def _phone(stack: Stack, table: dict[str, Any], name: str, session: str | None) 
                  stack.context, stack.base)
 
 
-async def _until(check: Any, what: str, timeout: float = 15) -> None:
+async def _until(check: Any, what: str, timeout: float = 60) -> None:  # a bound, not a pace
     deadline = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < deadline, f"timed out: {what}"
@@ -434,7 +434,11 @@ async def test_two_phones_play_through_the_proxy_and_outlive_a_process_stopping(
     await _until(lambda: sum(len(p.sent) for p in phones) >= 3, "three actions")
     for phone in phones:
         phone.acting = False
-    await asyncio.sleep(0.5)
+    # Every action sent has had its answer (a later view, or a refusal) before the table is read.
+    await _until(
+        lambda: all(not p.sent or p.version > p.sent[-1][0] or p.notices for p in phones),
+        "every action sent answered",
+    )
     version, state = _table_row(stack, table["id"])
     assert state["hand_number"] == hand and state["hand"] is not None, (
         "the hand ended early", [p.sent for p in phones]

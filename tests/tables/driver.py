@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -137,7 +138,8 @@ class Driver:
         return True
 
     async def _await_change(self, version: int) -> int:
-        for _ in range(400):
+        bound = time.monotonic() + 60  # a bound for a loaded machine, not a pace
+        while time.monotonic() < bound:
             new_version, *_rest = await self._record()
             if new_version != version:
                 return new_version

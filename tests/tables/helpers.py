@@ -118,9 +118,13 @@ class Phone:
         text = message if isinstance(message, str) else json.dumps(message)
         await self.comm.send_to(text_data=text)
 
-    async def nothing(self, timeout: float = 0.1) -> bool:
-        quiet: bool = await self.comm.receive_nothing(timeout)
-        return quiet
+    async def quiet(self) -> bool:
+        """Whether nothing was sent to this phone that it has not read yet: it asks the server
+        "are you there?" (ping) and the answer comes next. (A state, where waiting a while
+        and seeing nothing proves little on a busy machine.)"""
+        await self.send({"type": "ping"})
+        frame = await self.next()
+        return frame.text == "pong"
 
     async def close(self) -> None:
         await self.comm.disconnect()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -63,13 +62,17 @@ async def test_a_refused_write_raises_after_announcing_what_it_committed() -> No
 async def test_a_caller_that_goes_away_mid_write_does_not_silence_the_change() -> None:
     layer, channel = await listener()
 
+    writing, cancelled = threading.Event(), threading.Event()
+
     def slow_write() -> None:
-        time.sleep(0.2)
+        writing.set()
+        assert cancelled.wait(30)  # the write goes on after its caller has gone
         path.notify(9999, 11)
 
     caller = asyncio.ensure_future(path.write_then_notify(slow_write))
-    await asyncio.sleep(0.05)
+    assert await asyncio.to_thread(writing.wait, 30)
     caller.cancel()  # the phone disconnected while its action was being written
+    cancelled.set()
     with pytest.raises(asyncio.CancelledError):
         await caller
     message = await asyncio.wait_for(layer.receive(channel), 2)

@@ -102,7 +102,7 @@ async def test_bad_input_gets_an_error_and_changes_nothing(
     assert 'data-kind="error"' in reply.text and 'role="alert"' in reply.text
     assert await table_state(driver.table.id) == before
     for phone in driver.phones:
-        assert await phone.nothing(0.05)
+        assert await phone.quiet()
     await driver.close()
 
 

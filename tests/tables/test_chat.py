@@ -103,7 +103,7 @@ async def test_a_spectator_reads_but_cannot_talk() -> None:
     await watcher.send({"type": "chat", "text": "hello"})
     refusal = await watcher.next()
     assert refusal.notice_code == "watching" and "only the players can talk" in refusal.text
-    assert await asha.nothing(0.2)
+    assert await asha.quiet()
     assert not await database_sync_to_async(ChatMessage.objects.exists)()
     await _close(phones)
 
@@ -117,7 +117,7 @@ async def test_empty_over_long_or_odd_text_is_refused_with_a_message(text: str, 
     await asha.send({"type": "chat", "text": text})
     refusal = await asha.next()
     assert refusal.notice_code == code and 'data-kind="error"' in refusal.text
-    assert await bikash.nothing(0.2)
+    assert await bikash.quiet()
     assert not await database_sync_to_async(ChatMessage.objects.exists)()
     await _close(phones)
 
@@ -136,7 +136,7 @@ async def test_an_unknown_reaction_is_refused() -> None:
     asha, bikash = phones = await _phones(table, keys, watchers=0)
     await asha.send({"type": "react", "reaction": "<b>boo</b>"})
     assert (await asha.next()).notice_code == "bad_reaction"
-    assert await bikash.nothing(0.2)
+    assert await bikash.quiet()
     await _close(phones)
 
 
@@ -151,7 +151,7 @@ async def test_a_phone_may_send_five_at_once_then_one_every_two_seconds() -> Non
     refusal = await asha.next()
     assert refusal.notice_code == "too_fast"
     assert "Slow down" in refusal.text and "2 seconds" in refusal.text
-    assert await bikash.nothing(0.2)
+    assert await bikash.quiet()
     assert await database_sync_to_async(ChatMessage.objects.count)() == 5
     await _close(phones)
 
@@ -178,7 +178,7 @@ async def test_a_phone_can_mute_a_person_for_itself_only() -> None:
     assert 'data-testid="mute-1" aria-pressed="true"' in muted.text
     await bikash.send({"type": "chat", "text": "can you hear me"})
     assert _lines(await asha.next()) == ["can you hear me"]
-    assert await watcher.nothing(0.3)
+    assert await watcher.quiet()
     await asha.send({"type": "chat", "text": "yes"})
     assert _lines(await watcher.next()) == ["yes"]
     # The mute is kept in that phone's session: a new connection still does not show him.
@@ -232,7 +232,7 @@ async def test_the_host_turns_talk_off_for_everyone_and_others_cannot() -> None:
     assert 'data-testid="talk-switch"' not in bikash.frames[-1].text
     await bikash.send({"type": "chat", "text": "hello?"})
     assert (await bikash.next()).notice_code == "talk_off"
-    assert await asha.nothing(0.2)
+    assert await asha.quiet()
     await asha.send({"type": "talk", "on": "1"})
     for phone in phones:
         assert 'data-off="0"' in (await phone.next()).text
@@ -274,7 +274,7 @@ async def test_a_moderator_mutes_a_person_at_a_table() -> None:
     await bikash.send({"type": "chat", "text": "buy my stuff"})
     refusal = await bikash.next()
     assert refusal.notice_code == "chat_muted" and "A moderator muted your chat" in refusal.text
-    assert await asha.nothing(0.2)
+    assert await asha.quiet()
     log = await database_sync_to_async(lambda: ModerationAction.objects.get())()
     assert (log.action, log.moderator_id, log.reason) == (talk.MUTE, staff.pk, "spam")
     assert log.detail == {"seat": 1, "name": "Bikash"}

@@ -157,7 +157,7 @@ async def test_a_page_drawn_at_the_current_version_gets_no_second_copy_of_it() -
     table, [asha] = await lobby(["Asha"])
     current = Phone(table.code, asha, query=f"?v={table.version}")
     await current.open()
-    assert await current.nothing(0.5)
+    assert await current.quiet()
     older = Phone(table.code, asha, query=f"?v={table.version - 1}")
     assert (await older.connect()).version == table.version
     nonsense = Phone(table.code, asha, query="?v=soon")

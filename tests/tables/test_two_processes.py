@@ -353,7 +353,7 @@ async def test_two_processes_share_one_table_and_fire_each_deadline_once(cluster
     await asyncio.sleep(0.3)
     _sql(cluster.database, "UPDATE tables_table SET paused = true WHERE id = %s", (table_id,))
     final, state, _status = table_row()
-    caught_up = time.monotonic() + 5
+    caught_up = time.monotonic() + 60  # a bound for a loaded machine, not a pace
     while time.monotonic() < caught_up and any(p.version < final for p in phones):
         await asyncio.sleep(0.05)
 
