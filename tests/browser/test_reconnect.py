@@ -8,6 +8,7 @@ soon a phone is live again after outages of 5 s to 5 minutes) is in
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from collections.abc import Iterator
@@ -61,6 +62,15 @@ def _version_in_db(server: Server, code: str) -> int:
     return int(row[0])
 
 
+def _recent_actions(server: Server, code: str) -> list[str]:
+    """The action ids the table applied last (tables.write.play)."""
+    with sqlite3.connect(server.db, timeout=10) as db:  # type: ignore[attr-defined]
+        row = db.execute(
+            "SELECT recent_actions FROM tables_table WHERE code = ?", (code,)
+        ).fetchone()
+    return list(json.loads(row[0]))
+
+
 def _connection(page: Any) -> str:
     return str(page.evaluate("() => document.getElementById('table-live').dataset.connection"))
 
@@ -112,7 +122,9 @@ def test_a_visible_page_is_live_again_once_the_server_is_back_and_queues_no_tap(
     assert all(buttons.nth(i).is_disabled() for i in range(buttons.count()))
     # A tap now (the form sent as a keyboard or a script would) is refused on the spot and
     # remembered nowhere.
-    phone.locator("[data-action-bar] form[ws-send]").first.evaluate("f => f.requestSubmit()")
+    tapped = phone.locator("[data-action-bar] form[ws-send]").first.evaluate(
+        "f => { f.requestSubmit(); return f.elements.action_id.value; }"
+    )
     assert "Not connected: reconnecting" in phone.locator(".toast").inner_text()
     screenshot(phone, "reconnect-390x844-not-connected")
 
@@ -120,7 +132,8 @@ def test_a_visible_page_is_live_again_once_the_server_is_back_and_queues_no_tap(
     _wait_connection(phone, "open")
     assert banner.is_hidden()
     after = _wait_current(phone, own_server, code)
-    assert after == before  # the tap made while down was never sent
+    assert after >= before
+    assert tapped not in _recent_actions(own_server, code)  # the tap made while down never went
     buttons = phone.locator("[data-action-bar] form[ws-send] button")
     assert buttons.count() >= 2 and not buttons.first.is_disabled()
     assert not JS_ERRORS, JS_ERRORS
@@ -197,11 +210,17 @@ def test_a_tap_lost_in_a_drop_is_reported_on_return_and_never_played(
         "[data-action-bar] [data-act=check], [data-action-bar] [data-act=call]"
     ).first.click()
     # The page comes back by itself and asks what became of its tap.
-    notice = phone.locator("#table-notice[data-code=pending_lost]")
+    # (On a slow machine the turn's time may run out meanwhile: then that is what it says.)
+    notice = phone.locator(
+        "#table-notice[data-code=pending_lost], #table-notice[data-code=too_late]"
+    )
     notice.wait_for()
-    assert "did not reach the table" in notice.inner_text()
+    text = notice.inner_text()
+    assert "did not reach the table" in text or "your time ran out" in text, text
     assert dropped and '"action_id"' in dropped[0]
     assert _connection(phone) == "open"
-    assert _wait_current(phone, own_server, code) == before  # nothing was played for it
+    assert _wait_current(phone, own_server, code) >= before
+    lost = json.loads(dropped[0])["action_id"]
+    assert lost not in _recent_actions(own_server, code)  # nothing was played for it
     screenshot(phone, "reconnect-390x844-tap-lost")
     assert not JS_ERRORS, JS_ERRORS
