@@ -38,7 +38,9 @@ def _three_games() -> Played:
             response = host.post(reverse("tables:again", args=[table.code]),
                                  {"points": "10-7-5-3-2-1"})
             assert response.status_code == 302
-            table = Table.objects.get(pk=Table.objects.get(pk=table.pk).next_table_id)
+            following = Table.objects.get(pk=table.pk).next_table
+            assert following is not None
+            table = following
     group = GroupGame.objects.get(table=played[0]).group
     return played, phones, group
 
@@ -60,6 +62,7 @@ def _phh_tallies(phone: Client, code: str) -> dict[str, Tally]:
     for chunk in re.split(r"^\[\d+\]\n", text, flags=re.M)[1:]:
         phh = read_phh(chunk)
         hand = replay_phh(phh, mucked_lose=True).hand
+        assert phh.players is not None
         names = dict(zip(phh.seats, phh.players, strict=True))
         for seat, t in summarize(PublicHand.of(hand)).tallies.items():
             out.setdefault(names[seat], Tally()).add(t)
