@@ -194,3 +194,25 @@ def test_a_phones_games_move_to_a_new_phone_once_and_can_be_forgotten(
     assert Client().post(path).status_code == 410  # used once
     old.post(reverse("tables:games_forget"))
     assert old.get(reverse("tables:history", args=[tables[0].code])).status_code == 403
+
+
+def test_staff_rename_a_group_and_remove_a_game_and_both_are_logged(
+    season_played: Played,
+) -> None:
+    from django.contrib.auth.models import User
+
+    tables, _phones, group = season_played
+    user = User.objects.create_superuser("mod", "mod@example.org", "a long secret")
+    staff = Client()
+    staff.force_login(user)
+    assert staff.get(reverse("admin:tables_group_changelist")).status_code == 200
+    assert staff.get(reverse("admin:tables_group_change", args=[group.pk])).status_code == 200
+    url = reverse("admin:tables_group_rename", args=[group.pk])
+    assert staff.post(url, {"name": "Kind name", "reason": "rude"}).status_code == 302
+    url = reverse("admin:tables_group_remove", args=[group.pk, tables[1].pk])
+    assert staff.post(url, {"reason": "a test game"}).status_code == 302
+    logged = ModerationAction.objects.filter(moderator=user).values_list("action", flat=True)
+    assert set(logged) == {"rename_group", "remove_group_game"}
+    assert all(line.games == 2 for line in groups.season(group).lines)
+    GroupGame.objects.filter(table=tables[1]).update(removed=False)
+    assert Client().get(reverse("admin:tables_group_changelist")).status_code == 302
