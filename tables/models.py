@@ -381,3 +381,12 @@ class LateSeats(models.Model):
 
     def __str__(self) -> str:
         return f"late seats {'open' if self.open else 'by request'} at {self.table_id}"
+
+
+# ---------------------------------------------------------------------------------- your games
+# Issue 26's rows live with its code (tables.season); imported here so Django finds them.
+from tables.season.models import GameStats as GameStats  # noqa: E402
+from tables.season.models import Group as Group  # noqa: E402
+from tables.season.models import GroupGame as GroupGame  # noqa: E402
+from tables.season.models import IdentityMove as IdentityMove  # noqa: E402
+from tables.season.models import StatsAtTable as StatsAtTable  # noqa: E402

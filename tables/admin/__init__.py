@@ -11,6 +11,6 @@ PokerStars text.
 from __future__ import annotations
 
 # Importing the modules registers their admins with the site.
-from tables.admin import hands, log, tables
+from tables.admin import groups, hands, log, tables
 
-__all__ = ["hands", "log", "tables"]
+__all__ = ["groups", "hands", "log", "tables"]

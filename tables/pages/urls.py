@@ -32,4 +32,5 @@ urlpatterns = [
     path("move/<str:token>/", seat_moves.move_here, name="move_here"),
     path("replay/", foreign.foreign_replay, name="foreign_replay"),  # issue 18
     path("", include("tables.pages.history_urls")),  # hand histories and exports (issue 6)
+    path("", include("tables.pages.season_urls")),  # your games, groups, statistics (issue 26)
 ]

@@ -287,6 +287,9 @@ def again(request: HtmxHttpRequest, code: str) -> HttpResponse:
         new = lobby.play_again(found.id, _hashes(request))
     except path.Refused as exc:
         return _after(request, found, exc)
+    from tables.season import groups  # issue 26: the two games are a group's
+
+    groups.continue_group(found, new, _hashes(request), request.POST.get("points"))
     url = reverse("tables:table", args=[new.code])
     if request.htmx:
         response = HttpResponse(status=204)

@@ -36,6 +36,8 @@ REMOVE = "remove_person"
 RENAME = "rename"
 HOST_PAUSE = ModerationAction.HOST_PAUSE  # the host paused the game (tables.write.host)
 HOST_RESUME = "host_resume"
+RENAME_GROUP = "rename_group"  # issue 26 (tables.season.groups.moderate_*)
+REMOVE_GROUP_GAME = "remove_group_game"
 ACTION_LABELS = {
     CLOSE: gettext_lazy("Closed the table"),
     PAUSE: gettext_lazy("Paused the clock"),
@@ -44,6 +46,8 @@ ACTION_LABELS = {
     RENAME: gettext_lazy("Renamed a player"),
     HOST_PAUSE: gettext_lazy("The host paused the game"),
     HOST_RESUME: gettext_lazy("The host resumed the game"),
+    RENAME_GROUP: gettext_lazy("Renamed a group"),
+    REMOVE_GROUP_GAME: gettext_lazy("Removed a game from a group's season"),
 }
 
 User = AbstractBaseUser | AnonymousUser | None

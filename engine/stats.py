@@ -1,0 +1,304 @@
+"""The statistics players know (VPIP, PFR, three-bet...), counted from what the table saw.
+
+Everything here reads a hand's *public* events: the list a spectator is sent
+(``engine.views.visible_events(hand, None)``), where no hole card appears until it is shown at
+the showdown. A statistic therefore never depends on a card that was not shown, and whoever
+could watch the table can recount every figure.
+
+Definitions (the How to play page says the same in words):
+
+- **hands**: hands the player was dealt into.
+- **VPIP**: hands where the player put chips in preflop by choice (a call, bet or raise; posting a
+  blind is not a choice). Sample: hands.
+- **PFR**: hands where the player raised preflop. Sample: hands.
+- **three-bet**: preflop, facing exactly one raise made by someone else, the player raised
+  again. Sample: the hands where they acted facing exactly one raise.
+- **fold to three-bet**: the player made the first preflop raise, someone raised again, and the
+  player's next action was a fold. Sample: the hands where they made the first raise and were
+  raised again before acting once more.
+- **aggression factor**: bets and raises divided by calls, on the flop, turn and river. Sample:
+  those bets, raises and calls (no calls: no factor).
+- **went to showdown**: of the hands where the player saw the flop (was still in when it was
+  dealt), those where they reached the showdown (showed or mucked there). Sample: flops seen.
+- **won at showdown**: of the showdowns reached, those where they won chips from a pot. Sample:
+  showdowns.
+- **chips won per 100 hands**: the chips won minus the chips put in, over every hand dealt,
+  times 100 over hands. Sample: hands.
+- **biggest pot won**: the most chips the player took from the pots in one hand. Sample: the
+  hands where they took chips.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from engine.cards import parse_cards
+from engine.evaluator import evaluate
+from engine.events import (
+    ACTION,
+    AWARD,
+    BOARD,
+    MUCK,
+    POST_BIG_BLIND,
+    POST_SMALL_BLIND,
+    SHOW,
+    UNCALLED,
+)
+from engine.hand import Hand
+from engine.views import visible_events
+
+VOLUNTARY = frozenset({"call", "bet", "raise"})
+AGGRESSIVE = frozenset({"bet", "raise"})
+POSTFLOP = frozenset({"flop", "turn", "river"})
+
+
+@dataclass(frozen=True, slots=True)
+class PublicHand:
+    """A finished hand as everyone at the table saw it: who was dealt in with what, and the
+    spectator's events (no unshown hole card, no deck, no burnt card)."""
+
+    number: int
+    seats: tuple[int, ...]
+    stacks: tuple[int, ...]
+    big_blind: int
+    events: tuple[Mapping[str, Any], ...]
+
+    @classmethod
+    def of(cls, hand: Hand) -> PublicHand:
+        """The public side of an engine hand (a spectator's events only)."""
+        settings = hand.settings
+        return cls(
+            settings.hand_number, settings.seats, settings.stacks, settings.big_blind,
+            tuple(visible_events(hand, None)),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number, "seats": list(self.seats), "stacks": list(self.stacks),
+            "big_blind": self.big_blind, "events": [dict(e) for e in self.events],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PublicHand:
+        return cls(
+            int(data["number"]), tuple(int(s) for s in data["seats"]),
+            tuple(int(s) for s in data["stacks"]), int(data["big_blind"]),
+            tuple(dict(e) for e in data["events"]),
+        )
+
+
+@dataclass(slots=True)
+class Tally:
+    """One player's counts over some hands; tallies add up (a game's, a season's)."""
+
+    hands: int = 0
+    vpip: int = 0
+    pfr: int = 0
+    three_bet_chances: int = 0
+    three_bets: int = 0
+    fold_to_three_bet_chances: int = 0
+    folds_to_three_bet: int = 0
+    postflop_aggressive: int = 0  # bets and raises on the flop, turn and river
+    postflop_calls: int = 0
+    flops_seen: int = 0
+    showdowns: int = 0
+    showdowns_won: int = 0
+    net: int = 0  # chips won minus chips put in
+    pots_won: int = 0  # hands where the player took chips from a pot
+    biggest_pot: int = 0
+
+    def add(self, other: Tally) -> None:
+        for f in fields(self):
+            if f.name == "biggest_pot":
+                self.biggest_pot = max(self.biggest_pot, other.biggest_pot)
+            else:
+                setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+
+    def to_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Tally:
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: int(v) for k, v in data.items() if k in names})
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """One statistic: its value (None: no sample yet) and the number of cases behind it.
+    ``unit``: ``percent`` (0-100), ``ratio``, ``chips`` or ``count``."""
+
+    key: str
+    value: float | None
+    sample: int
+    unit: str
+
+
+def _percent(count: int, sample: int) -> float | None:
+    return 100.0 * count / sample if sample else None
+
+
+def figures(t: Tally) -> list[Figure]:
+    """A tally as the line of figures people read, each with its sample size."""
+    return [
+        Figure("hands", float(t.hands), t.hands, "count"),
+        Figure("vpip", _percent(t.vpip, t.hands), t.hands, "percent"),
+        Figure("pfr", _percent(t.pfr, t.hands), t.hands, "percent"),
+        Figure("three_bet", _percent(t.three_bets, t.three_bet_chances),
+               t.three_bet_chances, "percent"),
+        Figure("fold_to_three_bet",
+               _percent(t.folds_to_three_bet, t.fold_to_three_bet_chances),
+               t.fold_to_three_bet_chances, "percent"),
+        Figure("aggression",
+               t.postflop_aggressive / t.postflop_calls if t.postflop_calls else None,
+               t.postflop_aggressive + t.postflop_calls, "ratio"),
+        Figure("showdown", _percent(t.showdowns, t.flops_seen), t.flops_seen, "percent"),
+        Figure("won_showdown", _percent(t.showdowns_won, t.showdowns), t.showdowns, "percent"),
+        Figure("per_100", 100.0 * t.net / t.hands if t.hands else None, t.hands, "chips"),
+        Figure("biggest_pot", float(t.biggest_pot) if t.pots_won else None, t.pots_won,
+               "chips"),
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A hand shown at the showdown, with the best five of its cards and the board."""
+
+    seat: int
+    cards: tuple[str, ...]  # the two hole cards shown
+    best: tuple[str, ...]  # the five that make the hand
+    name: str
+    value: int
+    key: dict[str, Any] = field(default_factory=dict)  # HandValue.key, for translation
+
+
+@dataclass(slots=True)
+class HandSummary:
+    """What a season keeps of one hand: its pot, who took it, the hands shown, every seat's
+    counts, and each seat's chips after it."""
+
+    number: int
+    pot: int
+    winners: tuple[int, ...]
+    shown: list[Shown]
+    tallies: dict[int, Tally]
+    after: dict[int, int] = field(default_factory=dict)
+
+
+def summarize(hand: PublicHand) -> HandSummary:
+    """Count one finished hand for every seat dealt in."""
+    tallies = {seat: Tally(hands=1) for seat in hand.seats}
+    net = dict.fromkeys(hand.seats, 0)
+    won = dict.fromkeys(hand.seats, 0)
+    folded: set[int] = set()
+    raises = 0  # preflop bets and raises so far (the big blind is the first bet)
+    opener: int | None = None
+    opener_faces_three_bet = False
+    board: list[str] = []
+    showed: set[int] = set()
+    shown: list[Shown] = []
+    shown_cards: dict[int, tuple[str, ...]] = {}
+    for event in hand.events:
+        kind, seat = event.get("kind"), event.get("seat")
+        amount = int(event.get("amount", 0))
+        if kind in (POST_SMALL_BLIND, POST_BIG_BLIND) and isinstance(seat, int):
+            net[seat] -= amount
+        elif kind == ACTION and isinstance(seat, int):
+            net[seat] -= amount
+            name, street, t = event.get("action"), event.get("street"), tallies[seat]
+            if street == "preflop":
+                if seat != opener and raises == 1:
+                    t.three_bet_chances = 1  # once a hand, however often they act
+                    if name in AGGRESSIVE:
+                        t.three_bets = 1
+                if seat == opener and opener_faces_three_bet:
+                    t.fold_to_three_bet_chances = 1
+                    if name == "fold":
+                        t.folds_to_three_bet = 1
+                    opener_faces_three_bet = False
+                if name in VOLUNTARY:
+                    t.vpip = 1
+                if name in AGGRESSIVE:
+                    t.pfr = 1
+                    raises += 1
+                    if raises == 1:
+                        opener = seat
+                    elif raises == 2 and opener is not None and seat != opener:
+                        opener_faces_three_bet = True
+                    else:
+                        opener_faces_three_bet = False
+            elif street in POSTFLOP:
+                if name in AGGRESSIVE:
+                    t.postflop_aggressive += 1
+                elif name == "call":
+                    t.postflop_calls += 1
+            if name == "fold":
+                folded.add(seat)
+        elif kind == UNCALLED and isinstance(seat, int):
+            net[seat] += amount
+        elif kind == BOARD:
+            if event.get("street") == "flop":
+                for s in hand.seats:
+                    if s not in folded:
+                        tallies[s].flops_seen += 1
+            board.extend(str(c) for c in event.get("cards", ()))
+        elif kind in (SHOW, MUCK) and isinstance(seat, int):
+            showed.add(seat)
+            if kind == SHOW:
+                shown_cards[seat] = tuple(str(c) for c in event.get("cards", ()))
+        elif kind == AWARD and isinstance(seat, int):
+            net[seat] += amount
+            won[seat] += amount
+    for seat, cards in shown_cards.items():
+        if len(cards) + len(board) >= 5:
+            value = evaluate(tuple(parse_cards("".join(cards + tuple(board)))))
+            shown.append(Shown(seat, cards, tuple(str(c) for c in value.cards),
+                               value.name, value.value, value.key))
+    for seat, t in tallies.items():
+        t.net = net[seat]
+        if won[seat]:
+            t.pots_won, t.biggest_pot = 1, won[seat]
+        if seat in showed:
+            t.showdowns = 1
+            t.showdowns_won = 1 if won[seat] else 0
+    start = dict(zip(hand.seats, hand.stacks, strict=True))
+    return HandSummary(
+        hand.number, sum(won.values()), tuple(s for s in hand.seats if won[s]), shown,
+        tallies, {s: start[s] + net[s] for s in hand.seats},
+    )
+
+
+def total(summaries: Iterable[HandSummary]) -> dict[int, Tally]:
+    """Every seat's counts over these hands."""
+    out: dict[int, Tally] = {}
+    for summary in summaries:
+        for seat, t in summary.tallies.items():
+            out.setdefault(seat, Tally()).add(t)
+    return out
+
+
+def summary_to_dict(s: HandSummary) -> dict[str, Any]:
+    return {
+        "number": s.number, "pot": s.pot, "winners": list(s.winners),
+        "shown": [asdict(x) for x in s.shown],
+        "tallies": {str(k): v.to_dict() for k, v in s.tallies.items()},
+        "after": {str(k): v for k, v in s.after.items()},
+    }
+
+
+def summary_from_dict(data: Mapping[str, Any]) -> HandSummary:
+    return HandSummary(
+        int(data["number"]), int(data["pot"]), tuple(int(w) for w in data["winners"]),
+        [Shown(int(x["seat"]), tuple(x["cards"]), tuple(x["best"]), str(x["name"]),
+               int(x["value"]), dict(x.get("key") or {})) for x in data["shown"]],
+        {int(k): Tally.from_dict(v) for k, v in data["tallies"].items()},
+        {int(k): int(v) for k, v in data["after"].items()},
+    )
+
+
+def best_shown(summaries: Sequence[HandSummary]) -> list[tuple[int, Shown]]:
+    """Every hand shown, best first (hand number, the shown hand)."""
+    found = [(s.number, x) for s in summaries for x in s.shown]
+    return sorted(found, key=lambda item: (-item[1].value, item[0]))

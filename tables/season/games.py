@@ -1,0 +1,65 @@
+"""The games a phone sat in: every table where one of its seat claims holds or held a seat
+(tables.claims; ``FormerClaim`` for seats a computer took over), newest first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import QuerySet
+
+from tables.models import FormerClaim, GroupGame, Seat, Table
+from tables.season.tally import Result, results
+
+PER_PAGE = 20
+
+
+def table_ids(hashes: list[str]) -> set[int]:
+    if not hashes:
+        return set()
+    held = Seat.objects.filter(claim_hash__in=hashes).values_list("table_id", flat=True)
+    former = FormerClaim.objects.filter(claim_hash__in=hashes).values_list(
+        "table_id", flat=True
+    )
+    return set(held) | set(former)
+
+
+def tables_of(hashes: list[str]) -> QuerySet[Table]:
+    return Table.objects.filter(pk__in=table_ids(hashes)).order_by("-created_at", "-pk")
+
+
+@dataclass
+class GameLine:
+    """One game as its list shows it."""
+
+    table: Table
+    people: list[Result]
+    mine: list[Result]  # the seats this phone held (several: pass and play)
+    left: bool  # this phone's seat was taken over by a computer player
+    group_code: str = ""
+    group_name: str = ""
+    places: list[int] = field(default_factory=list)
+
+
+def lines(tables: list[Table], hashes: list[str]) -> list[GameLine]:
+    """The list's lines for these tables (their seats and groups read in two queries)."""
+    own = set(hashes)
+    seats: dict[int, list[Seat]] = {}
+    for seat in Seat.objects.filter(table__in=tables):
+        seats.setdefault(seat.table_id, []).append(seat)
+    former: dict[int, set[int]] = {}
+    for claim in FormerClaim.objects.filter(table__in=tables, claim_hash__in=hashes):
+        former.setdefault(claim.table_id, set()).add(claim.position)
+    groups = {
+        g.table_id: g for g in GroupGame.objects.filter(table__in=tables).select_related("group")
+    }
+    out = []
+    for table in tables:
+        people = results(table, seats.get(table.pk, []))
+        mine = [r for r in people if r.claim_hash and r.claim_hash in own]
+        gone = [r for r in people if r.seat in former.get(table.pk, set()) and r not in mine]
+        group = groups.get(table.pk)
+        out.append(GameLine(
+            table, people, mine or gone, bool(gone) and not mine,
+            group.group.code if group else "", group.group.name if group else "",
+        ))
+    return out

@@ -1,0 +1,27 @@
+"""Template tags of issue 26: this phone's latest games on the home page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+
+from tables import claims
+from tables.season import games
+
+register = template.Library()
+HOME_GAMES = 3
+
+
+@register.simple_tag(takes_context=True)
+def your_games(context: Any) -> SafeString:
+    """The few latest games this phone sat in, with a link to all of them."""
+    request = context.get("request")
+    if request is None:
+        return SafeString("")
+    hashes = claims.session_hashes(request.session)
+    tables = list(games.tables_of(hashes)[:HOME_GAMES]) if hashes else []
+    lines = games.lines(tables, hashes) if tables else []
+    return mark_safe(render_to_string("season/_home_games.html", {"lines": lines}, request))
