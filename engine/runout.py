@@ -21,7 +21,7 @@ from engine.events import BOARD, SHOW
 from engine.hand import Hand
 from engine.odds import Odds, table_odds
 
-__all__ = ["Stage", "runout", "runout_dict"]
+__all__ = ["Stage", "runout", "runout_dict", "runout_streets"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +45,15 @@ def _shown_at_once(hand: Hand) -> tuple[list[tuple[int, list[Card]]], int] | Non
         elif event.kind == SHOW and event.seat is not None:
             shown.append((event.seat, parse_cards(list(event.cards))))
     return None  # shown after the river (or never): there was nothing left to come
+
+
+def runout_streets(hand: Hand) -> int:
+    """How many streets were dealt after every hand was turned face up (0 to 3): what a table
+    pauses on. Reads the events only; no odds are worked out."""
+    if not hand.finished:
+        return 0
+    found = _shown_at_once(hand)
+    return 0 if found is None else sum(1 for n in (0, 3, 4) if n >= found[1])
 
 
 def runout(hand: Hand) -> tuple[list[int], list[Stage]]:
