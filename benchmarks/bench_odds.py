@@ -14,11 +14,11 @@ import random
 import statistics
 import time
 
-from engine.cards import ALL_CARDS
+from engine.cards import ALL_CARDS, Card
 from engine.odds import PREFLOP_TRIALS, exact_odds, simulated_odds
 
 
-def _spot(rng: random.Random, hands: int, board: int) -> tuple[list[list], list]:
+def _spot(rng: random.Random, hands: int, board: int) -> tuple[list[list[Card]], list[Card]]:
     cards = rng.sample(ALL_CARDS, 2 * hands + board)
     return [cards[2 * i : 2 * i + 2] for i in range(hands)], cards[2 * hands :]
 

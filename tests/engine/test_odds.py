@@ -193,7 +193,9 @@ def test_a_folded_hand_is_never_part_of_the_run_out() -> None:
         {1: 1000, 2: 1000, 3: 1000}, button=1,
         holes={1: "AhAs", 2: "KdKc", 3: "7s2h"}, board="2c7d9h3s4d",
     )
-    hand.act(2 if hand.seat_to_act == 2 else hand.seat_to_act, ActionKind.ALL_IN)
+    first = hand.seat_to_act
+    assert first is not None and first != 3
+    hand.act(first, ActionKind.ALL_IN)
     while not hand.finished:
         seat = hand.seat_to_act
         assert seat is not None
