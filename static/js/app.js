@@ -140,6 +140,14 @@
     var key = pots && pots.getAttribute("data-award-key");
     if (!key || slid.has(key)) return;
     slid.add(key);
+    /* An all-in run-out is dealt street by street first (odds.js): the chips wait for it. */
+    var wait = Holdem.runoutWait ? Holdem.runoutWait() : 0;
+    if (wait > 0) window.setTimeout(function () { slide(key); }, wait);
+    else slide(key);
+  });
+  function slide(key) {
+    var pots = document.querySelector("[data-pots]");
+    if (!pots || pots.getAttribute("data-award-key") !== key) return;
     var icon = pots.querySelector(".chips__icon") || pots;
     var from = icon.getBoundingClientRect();
     document.querySelectorAll(".seat--won").forEach(function (seat) {
@@ -168,7 +176,7 @@
         })(chip);
       }
     });
-  });
+  }
 
   /* Each view replaces the whole table, so only cards that were not on screen before are dealt
      in with a little movement (.card--new); the rest stay still. */

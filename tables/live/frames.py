@@ -20,11 +20,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, override
 
+from engine.runout import runout_dict
 from engine.views import game_view, view_for, visible_events
 from tables import cache, codes, commitments
 from tables.cache import Snapshot
@@ -153,6 +155,10 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "your_bet": players[persp.viewer]["bet"] if persp.viewer in players else 0,
         "next_url": f"/t/{snapshot.next_code}/" if snapshot.next_code else None,
     }
+    if hand and hand["finished"]:
+        odds = runout_of(snapshot)  # hook(issue-27): every hand face up, the odds by street
+        if odds is not None:
+            data["runout"] = odds
     return {
         "table": snapshot,
         "code": snapshot.code,
@@ -193,6 +199,24 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "now_ms": int(time.time() * 1000),
         **options.extra,
     }
+
+
+def runout_of(snapshot: Snapshot) -> dict[str, Any] | None:
+    """The odds of a finished hand's run-out (``engine.runout.runout_dict``), once per
+    version: only hands that were turned face up and the board, which every phone sees."""
+    game = snapshot.game
+    if game is None or game.hand is None or not game.hand.finished:
+        return None
+    if "runout" not in snapshot.memo:
+        odds = runout_dict(game.hand)
+        if odds is not None:
+            # How long each street shows (tables.write.path.deadline_for waits as long).
+            odds["step"] = round(
+                1000 * settings.TABLES_NEXT_HAND_PAUSE * settings.TABLES_RUNOUT_STEP
+            )
+        snapshot.memo["runout"] = odds
+    found: dict[str, Any] | None = snapshot.memo["runout"]
+    return found
 
 
 def _public_seats(snapshot: Snapshot, remaining: float | None) -> list[dict[str, Any]]:

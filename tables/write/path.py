@@ -50,6 +50,7 @@ from django.utils.translation import gettext as _
 
 from engine.game import Game, GameError
 from engine.history import hand_record
+from engine.runout import runout_streets
 from tables import cache, commitments, metrics
 from tables.models import FormerClaim, Hand, Seat, Table
 
@@ -515,7 +516,11 @@ def deadline_for(table: Table, game: Game | None, seats: dict[int, Seat]) -> tup
         if seat.away:
             return Table.Deadline.AWAY, settings.TABLES_AWAY_PAUSE
         return Table.Deadline.TURN, float(table.turn_seconds)
-    return Table.Deadline.NEXT_HAND, settings.TABLES_NEXT_HAND_PAUSE
+    pause = settings.TABLES_NEXT_HAND_PAUSE
+    if game.hand is not None and game.hand.finished:
+        # hook(issue-27): each street of a face-up run-out is shown with its odds first.
+        pause += runout_streets(game.hand) * pause * settings.TABLES_RUNOUT_STEP
+    return Table.Deadline.NEXT_HAND, pause
 
 
 def _schedule(change: Change, game: Game | None) -> None:
