@@ -13,7 +13,7 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from config.channel_layers import channel_layers
+from config.channel_layers import channel_layers, redis_hosts
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -227,9 +227,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # query it serves.
     DATABASES["default"]["CONN_MAX_AGE"] = None
 
+# One Redis server, or several separated by commas (config/channel_layers.py: the tables are
+# spread over them by a hash of their group's name).
 REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
-    raise ImproperlyConfigured("REDIS_URL must start with redis://, rediss:// or unix://")
+try:
+    redis_hosts(REDIS_URL)
+except ValueError as error:
+    raise ImproperlyConfigured(
+        f"REDIS_URL must start with redis://, rediss:// or unix:// (several servers: separated "
+        f"by commas): {error}"
+    ) from None
 CHANNEL_LAYERS = channel_layers(REDIS_URL)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
