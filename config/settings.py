@@ -292,6 +292,9 @@ TABLES_AWAY_PAUSE = envfloat("TABLES_AWAY_PAUSE", "0.6", 0, 30)
 TABLES_NEXT_HAND_PAUSE = envfloat("TABLES_NEXT_HAND_PAUSE", "5", 0, 60)
 # Failed join attempts (unknown codes) allowed per client per minute.
 TABLES_JOIN_FAILURES_PER_MINUTE = envint("TABLES_JOIN_FAILURES_PER_MINUTE", "10", 1, 1000)
+# Retention: `manage.py delete_old_games` (daily, deploy/systemd/holdem-retention.timer) deletes
+# games that ended more than this many days ago, with their hands, talk and proofs.
+TABLES_KEEP_DAYS = envint("TABLES_KEEP_DAYS", "90", 1, 36500)
 # Largest websocket message a client may send (bytes).
 TABLES_MAX_MESSAGE = envint("TABLES_MAX_MESSAGE", "4096", 256, 65536)
 # Websocket frames compressed for browsers that offer it (all do): config/compression.py.
