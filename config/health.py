@@ -1,7 +1,8 @@
 """Operators' endpoints: /healthz for load balancers and monitors, /metrics for Prometheus.
 
 /healthz answers 200 "ok" when the database and the channel layer both answer within a second,
-503 otherwise; the body never says which or why (anyone may ask).
+503 otherwise; the body never says which or why (anyone may ask). With several Redis servers
+(``REDIS_URL`` with commas) every one of them must answer: each carries its share of the tables.
 
 /metrics (tables.metrics, this process's figures) answers only to the machine itself (a
 request from a loopback address that no proxy passed on) or to a request carrying
@@ -11,8 +12,10 @@ request from a loopback address that no proxy passed on) or to a request carryin
 from __future__ import annotations
 
 import asyncio
+import functools
 import hmac
 import ipaddress
+import itertools
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -35,11 +38,31 @@ def _database_answers() -> None:
         connection.close()  # a thread of its own: nothing to keep
 
 
+@functools.cache
+def probe_groups(servers: int, prefix: str) -> tuple[str, ...]:
+    """One group name per Redis server, each one that channels-redis places on that server (it
+    picks a server by a hash of ``<prefix>__group__<name>``): a message to each reaches every
+    server. One server (or the in-memory layer): just "healthz"."""
+    if servers <= 1:
+        return ("healthz",)
+    from channels_redis.utils import _consistent_hash  # the layer's own placement
+
+    found: dict[int, str] = {}
+    for number in itertools.count():
+        name = f"healthz.{number}"
+        found.setdefault(_consistent_hash(f"{prefix}__group__{name}", servers), name)
+        if len(found) == servers:
+            return tuple(found[shard] for shard in range(servers))
+    raise AssertionError("unreachable")
+
+
 async def _layer_answers() -> None:
     layer = get_channel_layer()
     assert layer is not None
-    # A message to a group nobody is in: a round trip to Redis (the in-memory layer: none).
-    await layer.group_send("healthz", {"type": "healthz"})
+    config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
+    groups = probe_groups(len(config.get("hosts", ())), config.get("prefix", "asgi"))
+    # A message to a group nobody is in: a round trip to each Redis server (in memory: none).
+    await asyncio.gather(*(layer.group_send(name, {"type": "healthz"}) for name in groups))
 
 
 async def _all_answer() -> None:

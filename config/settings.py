@@ -13,7 +13,7 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from config.channel_layers import channel_layers
+from config.channel_layers import channel_layers, redis_hosts
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -227,9 +227,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # query it serves.
     DATABASES["default"]["CONN_MAX_AGE"] = None
 
+# One Redis server, or several separated by commas (config/channel_layers.py: the tables are
+# spread over them by a hash of their group's name).
 REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
-    raise ImproperlyConfigured("REDIS_URL must start with redis://, rediss:// or unix://")
+try:
+    redis_hosts(REDIS_URL)
+except ValueError as error:
+    raise ImproperlyConfigured(
+        f"REDIS_URL must start with redis://, rediss:// or unix:// (several servers: separated "
+        f"by commas): {error}"
+    ) from None
 CHANNEL_LAYERS = channel_layers(REDIS_URL)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -288,6 +295,9 @@ TABLES_NEXT_HAND_PAUSE = envfloat("TABLES_NEXT_HAND_PAUSE", "5", 0, 60)
 TABLES_RUNOUT_STEP = envfloat("TABLES_RUNOUT_STEP", "0.4", 0, 2)
 # Failed join attempts (unknown codes) allowed per client per minute.
 TABLES_JOIN_FAILURES_PER_MINUTE = envint("TABLES_JOIN_FAILURES_PER_MINUTE", "10", 1, 1000)
+# Retention: `manage.py delete_old_games` (daily, deploy/systemd/holdem-retention.timer) deletes
+# games that ended more than this many days ago, with their hands, talk and proofs.
+TABLES_KEEP_DAYS = envint("TABLES_KEEP_DAYS", "90", 1, 36500)
 # Largest websocket message a client may send (bytes).
 TABLES_MAX_MESSAGE = envint("TABLES_MAX_MESSAGE", "4096", 256, 65536)
 # Websocket frames compressed for browsers that offer it (all do): config/compression.py.

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m benchmarks.load.run_load [--players 100 500] [--configs memory redis]
         [--duration 60] [--warmup 5] [--think 0.35,0.6] [--next-hand-pause 0.5]
-        [--saturation-next-hand-pause 0]
+        [--saturation-next-hand-pause 0] [--redis URL[,URL...]] [--private-redis N]
 
 For each configuration and each number of players it runs four phases, each on fresh tables
 and fresh server processes: the tables app at the lively rate (players think ``--think``
@@ -18,7 +18,9 @@ pause instead of the server; the relay has no such pause. Configurations:
 - ``redis``: Redis pub/sub layer (``--redis``) and PostgreSQL (``--postgres``; the database is
   created if missing and flushed before each phase), two daphne processes on two loopback
   ports, each table's players split across both (``--affinity table``: each table on one
-  process, as behind a proxy that routes by table code).
+  process, as behind a proxy that routes by table code). ``--redis`` may name several servers
+  separated by commas (the layer spreads the tables' groups over them); ``--private-redis N``
+  starts N servers of the benchmark's own instead.
 
 Players sit six to a table (a last, smaller table takes the rest). Everything listens on
 127.0.0.1 only; at most 1,000 players and 10 minutes per phase. Logs and the report are saved
@@ -180,13 +182,18 @@ def make_setup(name: str, args: argparse.Namespace) -> Setup:
         env["DATABASE_URL"] = f"sqlite:///{Path(args.sqlite).resolve()}"
         return Setup(name, "(a) in-memory layer, 1 daphne process, SQLite", 1, env)
     pg = urlparse(args.postgres)
-    for url, scheme in ((args.postgres, "postgres"), (args.redis, "redis")):
+    redis = [part.strip() for part in args.redis.split(",") if part.strip()]
+    for url, scheme in [(args.postgres, "postgres")] + [(r, "redis") for r in redis]:
         host = urlparse(url).hostname
         if host not in {"127.0.0.1", "localhost"} or not urlparse(url).scheme.startswith(scheme):
             raise SystemExit(f"{url!r}: a loopback {scheme}:// URL please")
     env["DATABASE_URL"] = args.postgres
-    env["REDIS_URL"] = args.redis
-    title = f"(b) Redis pub/sub layer, PostgreSQL ({pg.path.lstrip('/')}), 2 daphne processes"
+    env["REDIS_URL"] = ",".join(redis)
+    servers_named = f"{len(redis)} Redis servers" if len(redis) > 1 else "Redis"
+    title = (
+        f"(b) {servers_named} pub/sub layer, PostgreSQL ({pg.path.lstrip('/')}), "
+        "2 daphne processes"
+    )
     return Setup(name, title, 2, env, ("postgres", "redis-server"))
 
 
@@ -538,7 +545,13 @@ def main() -> None:
     parser.add_argument("--sqlite", default=str(OUT / "bench.sqlite3"),
                         help="the scratch SQLite file of the memory configuration (recreated)")
     parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/holdem_bench")
-    parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/0",
+                        help="the Redis server, or several separated by commas")
+    parser.add_argument(
+        "--private-redis", type=int, default=0, choices=[0, 1, 2, 3, 4],
+        help="start this many redis-server processes of the benchmark's own on free ports "
+        "and use them instead of --redis (nobody else's traffic on them)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--affinity", choices=["player", "table"], default="player",
@@ -568,10 +581,16 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     args.load_at_start = " ".join(Path("/proc/loadavg").read_text().split()[:3])
     args.speed_at_start = python_speed()
-    setups = [make_setup(name, args) for name in args.configs]
-    phases: list[Phase] = []
-    for setup in setups:
-        phases += run_setup(setup, args.players, args)
+    with contextlib.ExitStack() as stack:
+        if args.private_redis:
+            from benchmarks.load.private_redis import redis_servers
+
+            private = stack.enter_context(redis_servers(args.private_redis))
+            args.redis = ",".join(server.url for server in private)
+        setups = [make_setup(name, args) for name in args.configs]
+        phases: list[Phase] = []
+        for setup in setups:
+            phases += run_setup(setup, args.players, args)
     text = report(setups, phases, args)
     print()
     print(text)

@@ -1,8 +1,11 @@
 """Table talk across two server processes (PostgreSQL and Redis shared): a line said through
-one process reaches a phone of the other, as text."""
+one process reaches a phone of the other, as text. Run with the one Redis server of
+``REDIS_URL`` and with two (a second ``redis-server`` of the test's own, both named in
+``REDIS_URL`` separated by a comma), where the table's group may sit on either."""
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
 import os
@@ -13,6 +16,7 @@ from urllib.parse import urlparse
 
 import pytest
 
+from tests.tables.second_redis import second_redis
 from tests.tables.server import Browser, Server
 from tests.tables.test_compression import RawSocket
 
@@ -41,22 +45,29 @@ def _scratch() -> str:
     return url._replace(path=f"/{name}").geturl()
 
 
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Server]]:
+@pytest.fixture(scope="module", params=["one Redis", "two Redis"])
+def servers(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[list[Server]]:
     tmp = tmp_path_factory.mktemp("chat2")
-    env = {
-        "DATABASE_URL": _scratch(), "REDIS_URL": os.environ["REDIS_URL"], "DEBUG": "true",
-        "ALLOWED_HOSTS": "127.0.0.1", "TABLES_BOT_PAUSE": "0.3", "TABLES_CLOCK_INTERVAL": "0.05",
-    }
-    running = [
-        Server({**env, "SERVER_LOG": str(Path(tmp) / f"daphne-{n}.log")}) for n in (1, 2)
-    ]
-    running[0].manage("migrate", "--noinput")
-    for server in running:
-        server.start()
-    yield running
-    for server in running:
-        server.stop()
+    with contextlib.ExitStack() as stack:
+        redis_url = os.environ["REDIS_URL"]
+        if request.param == "two Redis":
+            redis_url += "," + stack.enter_context(second_redis(tmp)).url
+        env = {
+            "DATABASE_URL": _scratch(), "REDIS_URL": redis_url, "DEBUG": "true",
+            "ALLOWED_HOSTS": "127.0.0.1", "TABLES_BOT_PAUSE": "0.3",
+            "TABLES_CLOCK_INTERVAL": "0.05",
+        }
+        running = [
+            Server({**env, "SERVER_LOG": str(Path(tmp) / f"daphne-{n}.log")}) for n in (1, 2)
+        ]
+        running[0].manage("migrate", "--noinput")
+        for server in running:
+            server.start()
+        yield running
+        for server in running:
+            server.stop()
 
 
 def _until_line(ws: RawSocket) -> list[str]:

@@ -18,6 +18,11 @@ not made by a websocket action was made by the clock at or after the deadline th
 version stored, never before, as a second firing of the same deadline would be; the hand log
 holds exactly one action per such change and per websocket action), chips are conserved, and
 both processes shut down cleanly on SIGTERM (exit status 0, nothing logged as an error).
+
+The test runs twice: with the one Redis server of ``REDIS_URL``, and with two (a second
+``redis-server`` of the test's own on a free port, ``REDIS_URL`` naming both separated by a
+comma) and a table whose group channels-redis places on the second server, which must then
+have carried at least one message per change.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ from urllib.parse import urlparse
 import pytest
 
 from engine.game import STARTING_STACK, Game
+from tests.tables.second_redis import RedisServer, publishes, second_redis
 
 SERVICES = os.environ.get("DATABASE_URL", "").startswith("postgres") and bool(
     os.environ.get("REDIS_URL")
@@ -81,12 +87,12 @@ def _sql(url: str, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, 
         return cursor.fetchall() if cursor.description else []
 
 
-def _env(database_url: str) -> dict[str, str]:
+def _env(database_url: str, redis_url: str) -> dict[str, str]:
     env = dict(os.environ)
     env.update({
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "DATABASE_URL": database_url,
-        "REDIS_URL": os.environ["REDIS_URL"],
+        "REDIS_URL": redis_url,
         "DEBUG": "false",
         "SECRET_KEY": "two-process-test-only",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
@@ -259,36 +265,62 @@ class Cluster:
     database: str
     servers: list[ServerProcess]
     table: dict[str, Any]
+    second_redis: RedisServer | None = None  # the two-Redis case: the table's group lives here
 
 
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[Cluster]:
+def _group_server(table_id: int, servers: int) -> int:
+    """Which of ``servers`` Redis servers channels-redis puts this table's group on."""
+    from channels_redis.utils import _consistent_hash
+
+    prefix = os.environ.get("REDIS_PREFIX") or "asgi"
+    return int(_consistent_hash(f"{prefix}__group__table.{table_id}", servers))
+
+
+def _make_table(env: dict[str, str], database: str, out: Path, on_server: int | None) -> Any:
+    """A started table with three persons and two computers, held (paused, as a moderator
+    would) until every phone is connected. ``on_server``: tables are made until one's group
+    is on that Redis server (the others stay held)."""
+    for _attempt in range(8):
+        _manage(
+            env, "loadtest_tables", "--tables", "4", "--persons", "3", "--seats", "5",
+            "--turn-seconds", str(TURN_SECONDS), "--level", "easy", "--output", str(out),
+        )
+        made = json.loads(out.read_text())["tables"]
+        _sql(database, "UPDATE tables_table SET paused = true WHERE id = ANY(%s)",
+             ([t["id"] for t in made],))
+        for table in made:
+            if on_server is None or _group_server(table["id"], 2) == on_server:
+                return table
+    raise AssertionError("no table's group landed on the second Redis server")
+
+
+@pytest.fixture(params=["one Redis", "two Redis"])
+def cluster(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Cluster]:
     database = _scratch_database()
     name = urlparse(database).path.lstrip("/")
     admin = urlparse(database)._replace(path="/postgres").geturl()
     if not _sql(admin, "SELECT 1 FROM pg_database WHERE datname = %s", (name,)):
         _sql(admin, f'CREATE DATABASE "{name}"')
-    env = _env(database)
-    _manage(env, "migrate", "--noinput", "-v", "0")  # no flush: the checks are per table
-    _sql(database, AUDIT)
-    out = tmp_path / "table.json"
-    _manage(
-        env, "loadtest_tables", "--tables", "1", "--persons", "3", "--seats", "5",
-        "--turn-seconds", str(TURN_SECONDS), "--level", "easy", "--output", str(out),
-    )
-    table = json.loads(out.read_text())["tables"][0]
-    # Held (as a moderator would) until every phone is connected.
-    _sql(database, "UPDATE tables_table SET paused = true WHERE id = %s", (table["id"],))
-    servers = [_start(env, tmp_path / f"daphne-{n}.log") for n in (1, 2)]
-    try:
-        for server in servers:
-            _wait_listening(server)
-        yield Cluster(database, servers, table)
-    finally:
-        for server in servers:
-            if server.process.poll() is None:
-                server.process.kill()
-                server.process.wait(10)
+    with contextlib.ExitStack() as stack:
+        extra = None
+        redis_url = os.environ["REDIS_URL"]
+        if request.param == "two Redis":
+            extra = stack.enter_context(second_redis(tmp_path))
+            redis_url = f"{redis_url},{extra.url}"
+        env = _env(database, redis_url)
+        _manage(env, "migrate", "--noinput", "-v", "0")  # no flush: the checks are per table
+        _sql(database, AUDIT)
+        table = _make_table(env, database, tmp_path / "table.json", 1 if extra else None)
+        servers = [_start(env, tmp_path / f"daphne-{n}.log") for n in (1, 2)]
+        try:
+            for server in servers:
+                _wait_listening(server)
+            yield Cluster(database, servers, table, extra)
+        finally:
+            for server in servers:
+                if server.process.poll() is None:
+                    server.process.kill()
+                    server.process.wait(10)
 
 
 # ---------------------------------------------------------------------------------- the test
@@ -320,6 +352,7 @@ async def test_two_processes_share_one_table_and_fire_each_deadline_once(cluster
         assert time.monotonic() < connected, "the phones did not all get a first frame"
         await asyncio.sleep(0.05)
     assert all(phone.seen[0].version == table["version"] for phone in phones)
+    published_before = publishes(cluster.second_redis) if cluster.second_redis else 0
     # Release the clocks (with a fresh deadline) and the people.
     _sql(
         cluster.database,
@@ -452,6 +485,11 @@ async def test_two_processes_share_one_table_and_fire_each_deadline_once(cluster
     assert fired["turn"] == min(2, by_seat[ABSENT])
     assert fired["away"] == by_seat[ABSENT] - fired["turn"]
     assert fired["next_hand"] == len(hands) - 1
+
+    # -- two Redis servers: the table's messages went through the one its group hashes to --
+    if cluster.second_redis is not None:
+        published = publishes(cluster.second_redis) - published_before
+        assert published >= final - start_version, (published, final - start_version)
 
     # -- chips ----------------------------------------------------------------------------
     for number, _record, players, final_stacks in hands:
