@@ -1,0 +1,5 @@
+from __future__ import annotations
+
+from benchmarks.chaos.soak import main
+
+main()
