@@ -270,7 +270,8 @@ def bytes_per_hour(browser: Any, relay: Relay, minutes: float) -> dict[str, floa
         " || 0")) - first_hand
     versions = len(page.evaluate("() => Object.keys(window.__versions)")) - start_versions
     page.context.close()
-    return {"frames": len(frames), "inflated": sum(frames), "seconds": elapsed, "down": relay.down, "up": relay.up, "hands": hands,
+    return {"frames": len(frames), "inflated": sum(frames), "seconds": elapsed,
+            "down": relay.down, "up": relay.up, "hands": hands,
             "versions": versions, "per_hour_down": relay.down * 3600 / elapsed,
             "per_hour_up": relay.up * 3600 / elapsed}
 
