@@ -292,10 +292,13 @@ def seat_line(request: HttpRequest, code: str, position: int) -> HttpResponse:
         )
         return redirect("tables:seat_line", code=table.code, position=position)
     off = bool(setting and setting.off)
+    part = request.GET.get("part") == "1"  # the table's dialog (static/js/season.js)
+    if off and part:
+        return HttpResponse(status=204)
     line = None
     if not off:
         stats = counted([table]) if table.status != Table.Status.WAITING else {}
         line = shown_line(tally_of(stats.get(table.pk), position))
-    return render(request, "season/seat_line.html", {
+    return render(request, "season/_seat_line_part.html" if part else "season/seat_line.html", {
         "table": table, "seat": seat, "line": line, "off": off, "host": host,
     })

@@ -216,3 +216,19 @@ def test_staff_rename_a_group_and_remove_a_game_and_both_are_logged(
     assert all(line.games == 2 for line in groups.season(group).lines)
     GroupGame.objects.filter(table=tables[1]).update(removed=False)
     assert Client().get(reverse("admin:tables_group_changelist")).status_code == 302
+
+
+def test_a_seats_line_at_the_table_shows_until_the_host_turns_it_off(
+    season_played: Played,
+) -> None:
+    tables, phones, _group = season_played
+    code = tables[2].code
+    url = reverse("tables:seat_line", args=[code, 1])
+    part = phones[2].get(url, {"part": "1"})
+    assert part.status_code == 200 and 'data-testid="stats-line"' in part.content.decode()
+    assert Client().get(url).status_code == 200  # public figures: spectators may read them
+    assert phones[1].post(url, {"off": "1"}).status_code == 403  # only the host
+    assert phones[0].post(url, {"off": "1"}).status_code == 302
+    assert phones[2].get(url, {"part": "1"}).status_code == 204
+    phones[0].post(url, {"off": "0"})
+    assert phones[2].get(url, {"part": "1"}).status_code == 200
