@@ -51,8 +51,9 @@ def lines(tables: list[Table], hashes: list[str]) -> list[GameLine]:
     for seat in Seat.objects.filter(table__in=tables):
         seats.setdefault(seat.table_id, []).append(seat)
     former: dict[int, set[int]] = {}
-    for claim in FormerClaim.objects.filter(table__in=tables, claim_hash__in=hashes):
-        former.setdefault(claim.table_id, set()).add(claim.position)
+    for claim in FormerClaim.objects.filter(table__in=tables):  # a few rows: matched here
+        if claim.claim_hash in own:
+            former.setdefault(claim.table_id, set()).add(claim.position)
     groups = {
         g.table_id: g for g in GroupGame.objects.filter(table__in=tables).select_related("group")
     }
