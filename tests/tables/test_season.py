@@ -13,12 +13,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from engine.cards import Card
+from engine.history import replay
 from engine.phh import read_phh, replay_phh
 from engine.stats import PublicHand, Tally, summarize
-from tables.models import Group, GroupGame, ModerationAction, Table
+from tables.models import Group, GroupGame, Hand, ModerationAction, Table
 from tables.season import groups
 from tables.season.tally import results
-from tests.tables.helpers import client_lobby, play_out
+from tests.tables.helpers import client_lobby, leaked_cards, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -232,3 +234,36 @@ def test_a_seats_line_at_the_table_shows_until_the_host_turns_it_off(
     assert phones[2].get(url, {"part": "1"}).status_code == 204
     phones[0].post(url, {"off": "0"})
     assert phones[2].get(url, {"part": "1"}).status_code == 200
+
+
+def test_no_season_page_or_export_spells_a_card_that_was_not_shown_to_the_table(
+    season_played: Played,
+) -> None:
+    """The season's pages name only boards and hands shown at a showdown: what every phone at
+    the table saw (P3), so a stranger with the link learns no hidden hole card."""
+    tables, phones, group = season_played
+    public: set[Card] = set()
+    for row in Hand.objects.filter(table__in=tables, ended_at__isnull=False):
+        hand = replay(row.record)
+        public |= set(hand.board)
+        for seat in hand.shown_seats():
+            public |= set(hand.hole[hand.seats.index(seat)])
+    pages = [
+        Client().get(reverse("tables:group", args=[group.code])),
+        Client().get(reverse("tables:group", args=[group.code]), {"computers": "1"}),
+        Client().get(reverse("tables:group_csv", args=[group.code])),
+        phones[0].get(reverse("tables:group", args=[group.code])),
+        phones[0].get(reverse("tables:games")),
+    ]
+    for table in tables:
+        for seat in range(4):
+            pages.append(Client().get(reverse("tables:seat_line", args=[table.code, seat])))
+            pages.append(Client().get(reverse("tables:seat_line", args=[table.code, seat]),
+                                      {"part": "1"}))
+    assert public
+    for page in pages:
+        assert page.status_code == 200
+        assert not leaked_cards(page.content.decode(), public)
+    home = phones[0].get(reverse("home")).content.decode()  # its decor aside: the games
+    games_part = re.search(r'<section[^>]*data-testid="home-games".*?</section>', home, re.S)
+    assert games_part is not None and not leaked_cards(games_part.group(0), public)
