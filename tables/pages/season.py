@@ -296,7 +296,7 @@ def seat_line(request: HttpRequest, code: str, position: int) -> HttpResponse:
         )
         return redirect("tables:seat_line", code=table.code, position=position)
     off = bool(setting and setting.off)
-    part = request.GET.get("part") == "1"  # the table's dialog (static/js/season.js)
+    part = request.GET.get("part") == "1"  # the table's dialog (static/js/app.js, the seat tap)
     if off and part:
         return HttpResponse(status=204)
     line = None
