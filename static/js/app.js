@@ -305,9 +305,7 @@
   });
 })();
 
-/* A tap on a seat at the table opens that player's figures for this game (issue 26), drawn
-   by the server (tables.pages.season.seat_line, ?part=1; 204 when the host turned it off).
-   Here, not in a file of its own: the table page's weight has a budget. */
+/* A seat tapped at the table: that player's figures for this game (tables.pages.season). */
 (function () {
   "use strict";
   var box, asked = 0;
@@ -334,6 +332,6 @@
         if (!box.open) box.showModal();
         box.querySelector("[data-close]").focus();
       })
-      .catch(function () { /* offline: the tap shows nothing */ });
+      .catch(function () {});
   });
 })();

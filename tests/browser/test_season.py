@@ -11,7 +11,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, run_axe, screenshot
+from tests.browser.helpers import (
+    BROWSER,
+    JS_ERRORS,
+    LiveServer,
+    run_axe,
+    screenshot,
+    start_computer_game,
+)
 
 pytestmark = BROWSER
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,4 +93,22 @@ def test_a_stranger_with_the_link_sees_the_season_only_with_cards_shown_at_showd
     assert "स्थिति" in stranger.content()
     screenshot(stranger, "season-page-phone-ne")
     assert not run_axe(stranger)
+    assert not JS_ERRORS, JS_ERRORS
+
+
+def test_a_tap_on_a_seat_opens_that_players_figures_for_this_game(
+    app_server: LiveServer, new_phone: Any
+) -> None:
+    phone = new_phone()
+    phone.set_viewport_size({"width": 360, "height": 740})
+    start_computer_game(phone, app_server, "Asha")
+    seat = phone.locator(".seat[data-seat]:not(.seat--you) .seat__avatar").first
+    seat.click()
+    dialog = phone.get_by_test_id("seat-stats")
+    dialog.wait_for()
+    assert dialog.get_by_test_id("stats-line").locator("dt").count() == 10
+    screenshot(phone, "season-seat-tap-phone")
+    assert not run_axe(phone)
+    dialog.locator("[data-close]").click()
+    dialog.wait_for(state="hidden")
     assert not JS_ERRORS, JS_ERRORS
