@@ -106,7 +106,7 @@ def test_a_tap_on_a_seat_opens_that_players_figures_for_this_game(
     seat.click()
     dialog = phone.get_by_test_id("seat-stats")
     dialog.wait_for()
-    assert dialog.get_by_test_id("stats-line").locator("dt").count() == 10
+    assert dialog.get_by_test_id("stats-line").locator("tr").count() == 10
     screenshot(phone, "season-seat-tap-phone")
     assert not run_axe(phone)
     dialog.locator("[data-close]").click()
