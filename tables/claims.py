@@ -13,7 +13,9 @@ from collections.abc import Iterable, MutableMapping
 from typing import Any
 
 SESSION_KEY = "tables_seat_secrets"
-KEEP = 200  # the most recent secrets a session remembers (older tables are long over)
+# The most recent secrets a session remembers: every game of "your games" (issue 26; one
+# secret per table joined, "play again" keeps it), about 33 bytes each in the session.
+KEEP = 1000
 
 
 def claim_hash(secret: str) -> str:

@@ -312,3 +312,34 @@
     if (name && name.scrollWidth > name.clientWidth + 1) Holdem.toast(name.textContent.trim());
   });
 })();
+
+/* A seat tapped at the table: that player's figures for this game (tables.pages.season). */
+(function () {
+  "use strict";
+  var box, asked = 0;
+  document.addEventListener("click", function (e) {
+    var t = e.target, root = location.pathname.match(/^\/t\/[^/]+\//);
+    if (!root || !t.closest || t.closest("button,a,input,select,textarea,form,dialog")) return;
+    var seat = t.closest(".seat[data-seat]"), n = ++asked;
+    if (!seat) return;
+    fetch(root[0] + "stats/" + seat.getAttribute("data-seat") + "/?part=1",
+          { credentials: "same-origin" })
+      .then(function (r) { return r.status === 200 ? r.text() : ""; })
+      .then(function (html) {
+        if (!html || n !== asked) return;
+        if (!box) {
+          box = document.createElement("dialog");
+          box.className = "confirm";
+          box.setAttribute("data-testid", "seat-stats");
+          box.addEventListener("click", function (ev) {
+            if (ev.target === box || ev.target.closest("[data-close]")) box.close();
+          });
+          document.body.appendChild(box);
+        }
+        box.innerHTML = html;
+        if (!box.open) box.showModal();
+        box.querySelector("[data-close]").focus();
+      })
+      .catch(function () {});
+  });
+})();

@@ -150,8 +150,8 @@ def chip_graph(lines: list[groups.Line], games_count: int) -> SafeString:
     span = (high - low) or 1
     steps = max(games_count, 1)
 
-    def x(i: int) -> float:
-        return LEFT + (WIDTH - LEFT - RIGHT) * (i + 1) / steps
+    def x(i: int) -> float:  # i: games played so far (0: the start of the season)
+        return LEFT + (WIDTH - LEFT - RIGHT) * i / steps
 
     def y(v: int) -> float:
         return TOP + (HEIGHT - TOP - BOTTOM) * (high - v) / span
@@ -169,13 +169,17 @@ def chip_graph(lines: list[groups.Line], games_count: int) -> SafeString:
         f'<text x="{LEFT - 4}" y="{y(0) + 4:.1f}" text-anchor="end" '
         'class="chip-graph__label">0</text>',
     ]
-    for i in range(games_count):
+    for i in range(1, games_count + 1):
         parts.append(f'<text x="{x(i):.1f}" y="{HEIGHT - 6}" text-anchor="middle" '
-                     f'class="chip-graph__label">{i + 1}</text>')
+                     f'class="chip-graph__label">{i}</text>')
     for line in lines:
-        points = [f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(line.curve) if v is not None]
-        if not points:
+        known = [(i + 1, v) for i, v in enumerate(line.curve) if v is not None]
+        if not known:
             continue
+        # Every line starts at 0 just before the person's first game.
+        points = [f"{x(known[0][0] - 1):.1f},{y(0):.1f}"] + [
+            f"{x(i):.1f},{y(v):.1f}" for i, v in known
+        ]
         dash = f' stroke-dasharray="{line.dash}"' if line.dash else ""
         parts.append(
             f'<polyline fill="none" stroke="{line.colour}" stroke-width="2.5"{dash} '
@@ -292,10 +296,13 @@ def seat_line(request: HttpRequest, code: str, position: int) -> HttpResponse:
         )
         return redirect("tables:seat_line", code=table.code, position=position)
     off = bool(setting and setting.off)
+    part = request.GET.get("part") == "1"  # the table's dialog (static/js/app.js, the seat tap)
+    if off and part:
+        return HttpResponse(status=204)
     line = None
     if not off:
         stats = counted([table]) if table.status != Table.Status.WAITING else {}
         line = shown_line(tally_of(stats.get(table.pk), position))
-    return render(request, "season/seat_line.html", {
+    return render(request, "season/_seat_line_part.html" if part else "season/seat_line.html", {
         "table": table, "seat": seat, "line": line, "off": off, "host": host,
     })

@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 from django.db.models import QuerySet
+from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from tables.models import FormerClaim, GroupGame, Seat, Table
 from tables.season.tally import Result, results
@@ -37,7 +40,8 @@ class GameLine:
     left: bool  # this phone's seat was taken over by a computer player
     group_code: str = ""
     group_name: str = ""
-    places: list[int] = field(default_factory=list)
+    people_text: str = ""  # the names, computer players marked
+    links: dict[str, str] = field(default_factory=dict)  # table, hands, recap, exports, group
 
 
 def lines(tables: list[Table], hashes: list[str]) -> list[GameLine]:
@@ -47,8 +51,9 @@ def lines(tables: list[Table], hashes: list[str]) -> list[GameLine]:
     for seat in Seat.objects.filter(table__in=tables):
         seats.setdefault(seat.table_id, []).append(seat)
     former: dict[int, set[int]] = {}
-    for claim in FormerClaim.objects.filter(table__in=tables, claim_hash__in=hashes):
-        former.setdefault(claim.table_id, set()).add(claim.position)
+    for claim in FormerClaim.objects.filter(table__in=tables):  # a few rows: matched here
+        if claim.claim_hash in own:
+            former.setdefault(claim.table_id, set()).add(claim.position)
     groups = {
         g.table_id: g for g in GroupGame.objects.filter(table__in=tables).select_related("group")
     }
@@ -61,5 +66,30 @@ def lines(tables: list[Table], hashes: list[str]) -> list[GameLine]:
         out.append(GameLine(
             table, people, mine or gone, bool(gone) and not mine,
             group.group.code if group else "", group.group.name if group else "",
+            ", ".join(
+                _("%(name)s (computer)") % {"name": r.name} if r.computer else r.name
+                for r in people
+            ),
+            _links(table.code, group.group.code if group else ""),
         ))
     return out
+
+
+_LINKS = {
+    "table": "tables:table", "hands": "tables:history", "recap": "tables:recap",
+    "phh": "tables:game_phh", "text": "tables:game_pokerstars", "csv": "tables:results_csv",
+}
+_MARK = "CODE"  # never in a table code (tables.codes has no O)
+
+
+@cache
+def _patterns() -> dict[str, str]:
+    return {key: reverse(name, args=[_MARK]) for key, name in _LINKS.items()}
+
+
+def _links(code: str, group: str) -> dict[str, str]:
+    # Each link reversed once with a mark, then filled in: the list draws six links a game.
+    links = {key: url.replace(_MARK, code, 1) for key, url in _patterns().items()}
+    if group:
+        links["group"] = reverse("tables:group", args=[group])
+    return links

@@ -73,6 +73,7 @@ def continue_group(old: Table, new: Table, hashes: list[str], points: str | None
             )
             GroupGame.objects.create(group=group, table=old, added_at=old.created_at)
         GroupGame.objects.get_or_create(table=new, defaults={"group": group})
+    counted([old])  # the game that just ended is counted now, not at the season's next view
     return group
 
 

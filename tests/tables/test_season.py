@@ -7,23 +7,61 @@ from __future__ import annotations
 
 import csv
 import io
+import random
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
+from engine.cards import Card
+from engine.history import replay
 from engine.phh import read_phh, replay_phh
 from engine.stats import PublicHand, Tally, summarize
-from tables.models import Group, GroupGame, ModerationAction, Table
+from tables import claims, clock
+from tables.models import Group, GroupGame, Hand, ModerationAction, Seat, Table
 from tables.season import groups
 from tables.season.tally import results
-from tests.tables.helpers import client_lobby, play_out
+from tables.write import play
+from tests.tables.helpers import client_lobby, game_of, leaked_cards
 
 pytestmark = pytest.mark.django_db
 
 
 Played = tuple[list[Table], list[Client], Group]
+
+
+def _play(table_id: int, phones: list[Client], rng: random.Random) -> Table:
+    """Play a started table to its end: each person, on their own phone's claims, checks,
+    calls, raises or folds at random (the clock moves the computer player)."""
+    hashes = {
+        seat.position: claims.session_hashes(phone.session)
+        for phone in phones
+        for seat in Seat.objects.filter(table_id=table_id)
+        if seat.claim_hash in claims.session_hashes(phone.session)
+    }
+    for _ in range(20_000):
+        table = Table.objects.get(pk=table_id)
+        if table.status != Table.Status.PLAYING:
+            return table
+        if table.deadline_kind != Table.Deadline.TURN:
+            clock.tick(timezone.now() + timedelta(minutes=5))
+            continue
+        hand = game_of(table).hand
+        assert hand is not None
+        legal = hand.legal_actions()
+        assert legal is not None
+        roll = rng.random()
+        kind, amount = ("check" if legal.can_check else "call"), None
+        if legal.bet_or_raise is not None and legal.min_to is not None and roll < 0.15:
+            kind, amount = legal.bet_or_raise.value, legal.min_to
+        elif legal.call and roll < 0.35:
+            kind = "fold"
+        play.act(table_id, hashes[legal.seat], kind=kind, amount=amount,
+                 version=table.version, action_id=play.random_action_id())
+    raise AssertionError("the game did not end")
 
 
 def _three_games() -> Played:
@@ -32,7 +70,7 @@ def _three_games() -> Played:
     played = []
     for game in range(3):
         assert host.post(reverse("tables:start", args=[table.code])).status_code in (200, 302)
-        table = play_out(table.pk)
+        table = _play(table.pk, phones, random.Random(game))
         played.append(table)
         if game < 2:
             response = host.post(reverse("tables:again", args=[table.code]),
@@ -109,6 +147,9 @@ def test_the_seasons_statistics_match_a_recount_from_the_exported_hands(
             recount.setdefault(name, Tally()).add(t)
     season = groups.season(group)
     assert {line.name: line.tally for line in season.lines} == recount
+    people = [recount[name] for name in ("Asha", "Bikash", "Chandra")]
+    assert all(t.vpip and t.flops_seen for t in people)  # real play, not only folds
+    assert sum(t.showdowns for t in people) and sum(t.postflop_aggressive for t in people)
 
 
 def test_a_phone_that_never_sat_is_refused_every_hand_and_export(
@@ -216,3 +257,52 @@ def test_staff_rename_a_group_and_remove_a_game_and_both_are_logged(
     assert all(line.games == 2 for line in groups.season(group).lines)
     GroupGame.objects.filter(table=tables[1]).update(removed=False)
     assert Client().get(reverse("admin:tables_group_changelist")).status_code == 302
+
+
+def test_a_seats_line_at_the_table_shows_until_the_host_turns_it_off(
+    season_played: Played,
+) -> None:
+    tables, phones, _group = season_played
+    code = tables[2].code
+    url = reverse("tables:seat_line", args=[code, 1])
+    part = phones[2].get(url, {"part": "1"})
+    assert part.status_code == 200 and 'data-testid="stats-line"' in part.content.decode()
+    assert Client().get(url).status_code == 200  # public figures: spectators may read them
+    assert phones[1].post(url, {"off": "1"}).status_code == 403  # only the host
+    assert phones[0].post(url, {"off": "1"}).status_code == 302
+    assert phones[2].get(url, {"part": "1"}).status_code == 204
+    phones[0].post(url, {"off": "0"})
+    assert phones[2].get(url, {"part": "1"}).status_code == 200
+
+
+def test_no_season_page_or_export_spells_a_card_that_was_not_shown_to_the_table(
+    season_played: Played,
+) -> None:
+    """The season's pages name only boards and hands shown at a showdown: what every phone at
+    the table saw (P3), so a stranger with the link learns no hidden hole card."""
+    tables, phones, group = season_played
+    public: set[Card] = set()
+    for row in Hand.objects.filter(table__in=tables, ended_at__isnull=False):
+        hand = replay(row.record)
+        public |= set(hand.board)
+        for seat in hand.shown_seats():
+            public |= set(hand.hole[hand.seats.index(seat)])
+    pages = [
+        Client().get(reverse("tables:group", args=[group.code])),
+        Client().get(reverse("tables:group", args=[group.code]), {"computers": "1"}),
+        Client().get(reverse("tables:group_csv", args=[group.code])),
+        phones[0].get(reverse("tables:group", args=[group.code])),
+        phones[0].get(reverse("tables:games")),
+    ]
+    for table in tables:
+        for seat in range(4):
+            pages.append(Client().get(reverse("tables:seat_line", args=[table.code, seat])))
+            pages.append(Client().get(reverse("tables:seat_line", args=[table.code, seat]),
+                                      {"part": "1"}))
+    assert public
+    for page in pages:
+        assert page.status_code == 200
+        assert not leaked_cards(page.content.decode(), public)
+    home = phones[0].get(reverse("home")).content.decode()  # its decor aside: the games
+    games_part = re.search(r'<section[^>]*data-testid="home-games".*?</section>', home, re.S)
+    assert games_part is not None and not leaked_cards(games_part.group(0), public)
