@@ -126,3 +126,11 @@
     if (!s.done) draw(s);
   });
 })();
+
+/* The hint's box (templates/tables/_hint.html) closes with its own button. */
+document.addEventListener("click", function (e) {
+  var close = e.target.closest && e.target.closest("[data-hint-close]");
+  if (!close) return;
+  var box = document.getElementById("hint-box");
+  if (box) box.innerHTML = "";
+});
