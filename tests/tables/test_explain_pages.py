@@ -21,7 +21,9 @@ pytestmark = pytest.mark.django_db
 
 def replay_data(client: Client, code: str, number: int) -> dict[str, object]:
     html = client.get(reverse("tables:hand", args=[code, number])).content.decode()
-    found = re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', html, re.S)
+    found = re.search(
+        r'<script id="replay-data" type="application/json">(.*?)</script>', html, re.S
+    )
     assert found is not None
     data: dict[str, object] = json.loads(found.group(1))
     return data
