@@ -61,6 +61,7 @@ class HandHelp:
     equity: float  # expected share of the pot against the other hands (0..1)
     against: str  # "shown": every hand still in was shown; "range": some are ranges
     ranged: list[int] = field(default_factory=list)  # seats whose hands were read as a range
+    known: list[int] = field(default_factory=list)  # seats whose shown hands were counted
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -76,6 +77,7 @@ class HandHelp:
             "equity": round(self.equity, 3),
             "against": self.against,
             "ranged": self.ranged,
+            "known": self.known,
         }
 
 
@@ -180,7 +182,7 @@ def hand_help(
     street = ("preflop", "flop", "turn", "river")[spot.street]
     return HandHelp(
         street, made, outs(hole, board), to_call, pot, need, share,
-        "range" if ranged else "shown", ranged,
+        "range" if ranged else "shown", ranged, [s for s in opponents if s in known],
     )
 
 

@@ -71,6 +71,11 @@ def help_lines(help_: HandHelp, names: Mapping[int, str]) -> list[str]:
         lines.append(_("Your chance against the hands shown: %(chance)s.") % {
             "chance": percent(help_.equity),
         })
+    elif help_.known:
+        lines.append(_(
+            "Your chance against the hands shown and the hands %(names)s would play like "
+            "this: about %(chance)s."
+        ) % {"names": _names(help_.ranged, names), "chance": percent(help_.equity)})
     else:
         lines.append(_(
             "Your chance against the hands %(names)s would play like this: about %(chance)s."

@@ -35,7 +35,7 @@ def _run_out_seen(phone: Any, server: LiveServer, code: str, timeout: float = 24
                 phone.wait_for_selector(
                     "[data-testid=runout-note], [data-testid=action-bar]", timeout=2000
                 )
-            except Exception:  # noqa: BLE001 (nothing came: look again)
+            except Exception:  # nothing came: look again
                 continue
     return False
 
@@ -87,7 +87,7 @@ def test_the_hint_and_the_replayer_explain_the_players_own_decisions(
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         rows = phone.evaluate("() => document.querySelector('[data-hand]')?.dataset.hand")
-        if rows and int(rows) >= 2 or frame(phone)["screen"] == "over":
+        if (rows and int(rows) >= 2) or frame(phone)["screen"] == "over":
             break
         if not take_turn(phone):
             time.sleep(0.05)
