@@ -74,6 +74,7 @@ class Odds:
     method: str  # EXACT or SIMULATED
     boards: int  # boards counted (every one left when exact, drawn when simulated)
     margin: float = 0.0  # 95% margin of each figure in percentage points (0 when exact)
+    share: tuple[float, ...] = ()  # each hand's expected share of the pot (a split shared)
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready, in tenths of a percent (``win`` 819 is 81.9%): what pages carry."""
@@ -130,14 +131,18 @@ def _values(boards: IntArray, holes: IntArray) -> npt.NDArray[np.int64]:
     return values
 
 
-def _tally(boards: IntArray, holes: IntArray) -> tuple[npt.NDArray[np.int64], ...]:
-    """Boards won alone and boards tied for the best, per hand."""
+def _tally(
+    boards: IntArray, holes: IntArray
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """Boards won alone, boards tied for the best, and pots won (a split shared), per hand."""
     values = _values(boards, holes)
     best = values == values.max(axis=1)[:, None]
-    alone = best.sum(axis=1) == 1
+    count = best.sum(axis=1)
+    alone = count == 1
     wins = (best & alone[:, None]).sum(axis=0)
     ties = (best & ~alone[:, None]).sum(axis=0)
-    return wins.astype(np.int64), ties.astype(np.int64)
+    shares = (best / count[:, None]).sum(axis=0)
+    return wins.astype(np.int64), ties.astype(np.int64), shares.astype(np.float64)
 
 
 def _prepare(
@@ -157,12 +162,14 @@ def exact_odds(holes: Sequence[Sequence[Card]], board: Sequence[Card] = ()) -> O
     n = len(holes)
     wins = np.zeros(n, dtype=np.int64)
     ties = np.zeros(n, dtype=np.int64)
+    shares = np.zeros(n, dtype=np.float64)
     if missing == 0:
         boards = fixed[None, :]
         total = 1
-        w, t = _tally(boards, hole_ids)
+        w, t, sh = _tally(boards, hole_ids)
         wins += w
         ties += t
+        shares += sh
     else:
         combos = _combination_table(len(pool), missing)
         total = len(combos)
@@ -171,13 +178,14 @@ def exact_odds(holes: Sequence[Sequence[Card]], board: Sequence[Card] = ()) -> O
             boards = np.concatenate(
                 [np.broadcast_to(fixed, (len(drawn), len(fixed))), drawn], axis=1
             )
-            w, t = _tally(boards, hole_ids)
+            w, t, sh = _tally(boards, hole_ids)
             wins += w
             ties += t
+            shares += sh
     return Odds(
         tuple(float(w) / total for w in wins),
         tuple(float(t) / total for t in ties),
-        EXACT, total,
+        EXACT, total, 0.0, tuple(float(x) / total for x in shares),
     )
 
 
@@ -194,18 +202,22 @@ def simulated_odds(
     gen = np.random.default_rng(seed)
     wins = np.zeros(n, dtype=np.int64)
     ties = np.zeros(n, dtype=np.int64)
+    shares = np.zeros(n, dtype=np.float64)
     for start in range(0, trials, _CHUNK):
         size = min(_CHUNK, trials - start)
         drawn = pool[_draw(gen, size, len(pool), missing)]
         boards = np.concatenate([np.broadcast_to(fixed, (size, len(fixed))), drawn], axis=1)
-        w, t = _tally(boards, hole_ids)
+        w, t, sh = _tally(boards, hole_ids)
         wins += w
         ties += t
+        shares += sh
     win = tuple(float(w) / trials for w in wins)
     split = tuple(float(t) / trials for t in ties)
     worst = max(max(p * (1 - p) for p in (*win, *split)), 0.0)
     margin = 196.0 * math.sqrt(worst / trials)
-    return Odds(win, split, SIMULATED, trials, margin)
+    return Odds(
+        win, split, SIMULATED, trials, margin, tuple(float(x) / trials for x in shares)
+    )
 
 
 def _draw(gen: np.random.Generator, size: int, pool: int, k: int) -> IntArray:

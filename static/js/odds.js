@@ -61,6 +61,7 @@
     document.querySelectorAll(".odds-badge, .runout-note").forEach(function (el) { el.remove(); });
     document.querySelectorAll("#board .card--pending").forEach(function (card) {
       card.classList.remove("card--pending", "card--new");
+      card.removeAttribute("aria-hidden");
       void card.offsetWidth; /* dealt in again, now that it is its turn */
       card.classList.add("card--new");
     });
@@ -94,10 +95,12 @@
       var hidden = i >= stage.board;
       if (!hidden && card.classList.contains("card--pending")) {
         card.classList.remove("card--pending", "card--new");
+        card.removeAttribute("aria-hidden");
         void card.offsetWidth;
         card.classList.add("card--new");
       } else if (hidden) {
         card.classList.add("card--pending");
+        card.setAttribute("aria-hidden", "true"); /* not dealt yet, for screen readers too */
       }
     });
     s.data.seats.forEach(function (seat, j) { badge(seat, stage.win[j], stage.split[j]); });
@@ -126,3 +129,11 @@
     if (!s.done) draw(s);
   });
 })();
+
+/* The hint's box (templates/tables/_hint.html) closes with its own button. */
+document.addEventListener("click", function (e) {
+  var close = e.target.closest && e.target.closest("[data-hint-close]");
+  if (!close) return;
+  var box = document.getElementById("hint-box");
+  if (box) box.innerHTML = "";
+});

@@ -97,6 +97,7 @@
     var li = document.createElement("li");
     var div = document.createElement("div");
     div.className = "seat" + (p.folded ? " seat--folded" : "") + (p.won ? " seat--won" : "");
+    div.setAttribute("data-seat", p.seat);
     var marks = p.seat === data.button
       ? '<div class="seat__marks"><span class="marker marker--button"><span aria-hidden="true">D</span><span class="visually-hidden">' + label("dealer") + "</span></span></div>" : "";
     div.innerHTML = '<div class="seat__avatar" aria-hidden="true"><span class="seat__initial"></span></div>' +
@@ -197,10 +198,61 @@
       counter.textContent = (root.getAttribute("data-label-step") || "%n / %t")
         .replace("%n", String(step)).replace("%t", String(stops.length - 1));
     }
+    drawOdds(st);
+    drawExplain();
     root.querySelector("[data-replay=start]").disabled = step === 0;
     root.querySelector("[data-replay=back]").disabled = step === 0;
     root.querySelector("[data-replay=next]").disabled = step === stops.length - 1;
     root.querySelector("[data-replay=end]").disabled = step === stops.length - 1;
+  }
+
+  /* Each face-up hand's chance at its seat while the board is run out (data.odds, issue 27). */
+  function drawOdds(st) {
+    var odds = data.odds;
+    if (!odds || st.street === "end") return;
+    var stage = null;
+    odds.stages.forEach(function (s) { if (s.board === st.board.length) stage = s; });
+    if (!stage) return;
+    odds.seats.forEach(function (seat, j) {
+      var p = st.seats[seat];
+      if (!p || !p.cards) return; /* not turned up yet at this step */
+      var place = seat === data.viewer ? root.querySelector("[data-replay-me]")
+        : root.querySelector('[data-replay-seats] .seat[data-seat="' + seat + '"]');
+      if (!place) return;
+      var el = document.createElement("span");
+      el.className = "odds-badge";
+      el.setAttribute("data-testid", "replay-odds-" + seat);
+      var b = document.createElement("b");
+      b.textContent = label("win") + " " + (stage.win[j] / 10).toFixed(1) + "%";
+      el.appendChild(b);
+      if (stage.split[j] > 0) {
+        var small = document.createElement("small");
+        small.textContent = label("split") + " " + (stage.split[j] / 10).toFixed(1) + "%";
+        el.appendChild(small);
+      }
+      place.appendChild(el);
+    });
+  }
+
+  /* The viewer's own decision at this step, in figures (data.explain: event index -> lines). */
+  function drawExplain() {
+    var box = root.querySelector("[data-replay-explain]");
+    if (!box) return;
+    var lines = (data.explain || {})[String(stops[step] - 1)];
+    box.innerHTML = "";
+    box.hidden = !lines;
+    if (!lines) return;
+    var h = document.createElement("h2");
+    h.className = "explain__title";
+    h.textContent = label("decision");
+    var list = document.createElement("ul");
+    list.className = "explain__lines";
+    lines.forEach(function (text) {
+      var li = document.createElement("li");
+      li.textContent = text;
+      list.appendChild(li);
+    });
+    box.append(h, list);
   }
 
   function jumpToStreet(name) {

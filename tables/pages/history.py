@@ -37,6 +37,7 @@ from tables.commitments import proof_context
 from tables.live.describe import describe_events
 from tables.live.hand_names import hand_name
 from tables.models import FormerClaim, Hand, Seat, Table
+from tables.pages import explain
 from tables.write import late
 
 
@@ -291,6 +292,13 @@ def hand_page(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "events": events,
         "lines": describe_events(events, name, keep_empty=True),
     }
+    # hook(issue-27): the run-out's odds, and the viewer's own decisions explained (from what
+    # they saw: the earlier hands as they saw them feed the computer player's model).
+    earlier = rows.filter(number__lt=number).order_by("-number")[: explain.PAST_HANDS]
+    replay_data.update(explain.replay_extras(
+        hand, viewer, names, [_engine_hand(r) for r in reversed(earlier)] if viewer is not None
+        else [],
+    ))
     before = rows.filter(number__lt=number).order_by("-number").first()
     after = rows.filter(number__gt=number).order_by("number").first()
 

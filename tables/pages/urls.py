@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from tables.pages import foreign, late, recap, seat_moves, views
+from tables.pages import foreign, hint, late, recap, seat_moves, views
 
 app_name = "tables"
 
@@ -21,6 +21,7 @@ urlpatterns = [
     path("t/<str:code>/seats/<int:position>/remove/", views.remove_seat, name="remove_seat"),
     path("t/<str:code>/leave/", views.leave, name="leave"),
     path("t/<str:code>/act/", views.act, name="act"),
+    path("t/<str:code>/hint/", hint.hint, name="hint"),  # issue 27
     path("t/<str:code>/reveal/", views.reveal_seat, name="reveal"),
     path("t/<str:code>/hide/", views.hide_cards, name="hide"),
     path("t/<str:code>/back/", views.back, name="back"),

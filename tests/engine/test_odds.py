@@ -68,6 +68,9 @@ def test_random_flop_and_turn_spots_of_two_to_six_hands_agree_with_phevaluator()
         win, split = by_phevaluator(holes, board)
         assert result.win == pytest.approx(win, abs=1e-12)
         assert result.split == pytest.approx(split, abs=1e-12)
+        assert sum(result.share) == pytest.approx(1.0)  # every pot goes somewhere
+        assert all(w <= s <= w + t for w, s, t in zip(result.win, result.share, result.split,
+                                                     strict=True))
 
 
 def test_a_full_board_has_one_outcome_and_a_chopped_one_splits() -> None:
@@ -202,3 +205,18 @@ def test_a_folded_hand_is_never_part_of_the_run_out() -> None:
         hand.act(seat, ActionKind.FOLD if seat == 3 else ActionKind.CALL)
     seats, stages = runout(hand)
     assert 3 not in seats and len(stages[0].odds.win) == 2
+
+
+@pytest.mark.slow
+def test_two_thousand_random_all_in_spots_agree_with_phevaluator_to_the_board() -> None:
+    rng = random.Random(2027)
+    for k in range(2000):
+        players = 2 + k % 5
+        board_size = (3, 4, 5)[k % 3]
+        cards = rng.sample(ALL_CARDS, 2 * players + board_size)
+        holes = [cards[2 * i : 2 * i + 2] for i in range(players)]
+        board = cards[2 * players :]
+        result = exact_odds(holes, board)
+        win, split = by_phevaluator(holes, board)
+        assert result.win == pytest.approx(win, abs=1e-12), (holes, board)
+        assert result.split == pytest.approx(split, abs=1e-12), (holes, board)

@@ -1,0 +1,106 @@
+"""Learning while playing (issue 27) on a 360x740 phone: the odds at each seat while an all-in
+hand's board is dealt, the hint button, and the replayer explaining the player's decisions.
+Screenshots: screenshots/learn-*.png."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from tests.browser.helpers import (
+    BROWSER,
+    JS_ERRORS,
+    LiveServer,
+    assert_no_foreign_cards,
+    frame,
+    screenshot,
+    start_computer_game,
+    take_turn,
+)
+
+pytestmark = BROWSER
+SMALL = {"width": 360, "height": 740}
+
+
+def _run_out_seen(phone: Any, server: LiveServer, code: str, timeout: float = 240) -> bool:
+    """Go all in on every turn until a hand is run out with the hands face up (the odds show
+    at the seats), or the game ends. Returns whether the odds were seen."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and frame(phone)["screen"] != "over":
+        if phone.locator("[data-testid=runout-note]").count():
+            return True
+        if not take_turn(phone, shove=True):
+            try:
+                phone.wait_for_selector(
+                    "[data-testid=runout-note], [data-testid=action-bar]", timeout=2000
+                )
+            except Exception:  # nothing came: look again
+                continue
+    return False
+
+
+def test_the_odds_show_at_each_seat_while_an_all_in_hand_is_run_out(
+    app_server: LiveServer, new_phone: Any
+) -> None:
+    seen = False
+    for attempt in range(4):
+        phone = new_phone()
+        phone.set_viewport_size(SMALL)
+        code = start_computer_game(phone, app_server, f"Asha{attempt}")
+        if _run_out_seen(phone, app_server, code):
+            seen = True
+            break
+    assert seen, "no hand was run out with the hands face up"
+    badges = phone.locator(".odds-badge")
+    screenshot(phone, "learn-runout-odds")
+    assert badges.count() >= 2
+    texts = badges.all_inner_texts()
+    assert all("Win" in t and "%" in t for t in texts)
+    data = json.loads(phone.locator("#table-data").text_content() or "{}")
+    runout = data["runout"]
+    assert len(runout["seats"]) == badges.count()
+    assert_no_foreign_cards(phone, app_server, code)
+    # The result comes once the river is out: the badges go and the winner is shown.
+    phone.wait_for_selector(".odds-badge", state="detached", timeout=20_000)
+    assert not phone.locator("#table-frame.runout").count()
+    assert not JS_ERRORS, JS_ERRORS
+
+
+def test_the_hint_and_the_replayer_explain_the_players_own_decisions(
+    app_server: LiveServer, new_phone: Any
+) -> None:
+    phone = new_phone()
+    phone.set_viewport_size(SMALL)
+    code = start_computer_game(phone, app_server, "Bina")
+    phone.get_by_test_id("action-bar").wait_for(timeout=60_000)
+    phone.get_by_test_id("hint").click()
+    phone.get_by_test_id("hint-lines").wait_for()
+    screenshot(phone, "learn-hint")
+    text = phone.get_by_test_id("hint-lines").inner_text()
+    assert "Your chance" in text
+    assert_no_foreign_cards(phone, app_server, code)
+    phone.locator("[data-hint-close]").click()
+    assert not phone.get_by_test_id("hint-lines").count()
+    # Play this hand out (check or call), then open it in the replayer.
+    history = phone.get_by_test_id("history-link").get_attribute("href") or ""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        rows = phone.evaluate("() => document.querySelector('[data-hand]')?.dataset.hand")
+        if (rows and int(rows) >= 2) or frame(phone)["screen"] == "over":
+            break
+        if not take_turn(phone):
+            time.sleep(0.05)
+    phone.goto(app_server.url + history.rstrip("/") + "/1/")
+    phone.get_by_test_id("replayer").wait_for()
+    for _ in range(60):
+        if phone.get_by_test_id("replay-explain").is_visible():
+            break
+        phone.get_by_test_id("replay-next").click()
+    explain = phone.get_by_test_id("replay-explain")
+    assert explain.is_visible()
+    phone.evaluate("() => document.querySelector('[data-testid=replay-explain]')"
+                   ".scrollIntoView({block: 'end'})")
+    screenshot(phone, "learn-replay-explain")
+    assert "chance" in explain.inner_text()
+    assert not JS_ERRORS, JS_ERRORS
