@@ -418,8 +418,7 @@ def report(run: dict[str, Any], args: argparse.Namespace) -> str:
         split = [
             b - a for a, b in zip(first.publish_by_server, last.publish_by_server, strict=True)
         ]
-        lines.append(f"  PUBLISH by server: {' / '.join(f'{n:,.0f}' for n in split)} (a restarted "
-                     "server's count starts again from 0)")
+        lines.append(f"  PUBLISH by server: {' / '.join(f'{n:,.0f}' for n in split)}")
     lines += [
         "",
         f"server memory: {run['idle_rss'] / 1e6:.1f} MB idle, {first.rss / 1e6:.1f} MB with "
