@@ -196,6 +196,7 @@ class Sample:
     redis: dict[str, float]
     statements: Counter[str]
     rss: int
+    publish_by_server: list[float]
 
 
 class Window:
@@ -209,8 +210,11 @@ class Window:
 
     def sample(self) -> Sample:
         redis: Counter[str] = Counter()
+        by_server = []
         for server in self.redis:
-            redis.update(server.counters())
+            counters = server.counters()
+            redis.update(counters)
+            by_server.append(counters["publish"])
         return Sample(
             server_cpu=sum(s.cpu() for s in self.servers),
             redis_cpu=sum(r.cpu() for r in self.redis),
@@ -219,6 +223,7 @@ class Window:
             redis=dict(redis),
             statements=statement_counts(self.servers, self.counts_dir),
             rss=sum(rss(s.process.pid) for s in self.servers),
+            publish_by_server=by_server,
         )
 
     def mark(self) -> None:
@@ -284,6 +289,13 @@ def measure(players: int, args: argparse.Namespace) -> dict[str, Any]:
         first, last = window.samples[0], window.samples[-1]
         wal_all = lsn_bytes(last.pg["lsn"]) - lsn_bytes(first.pg["lsn"])
         wal_own = own_wal_bytes(first.pg["lsn"], last.pg["lsn"], first.pg["oid"])
+    fit = sql(
+        args.postgres,
+        "SELECT regr_intercept(pg_column_size(h.*), jsonb_array_length(record->'actions')), "
+        "regr_slope(pg_column_size(h.*), jsonb_array_length(record->'actions')), "
+        "min(jsonb_array_length(record->'actions')), max(jsonb_array_length(record->'actions')) "
+        "FROM tables_hand h WHERE ended_at IS NOT NULL",
+    )[0]
     hands = sql(
         args.postgres,
         "SELECT count(*) FILTER (WHERE ended_at IS NOT NULL), count(*), "
@@ -297,7 +309,7 @@ def measure(players: int, args: argparse.Namespace) -> dict[str, Any]:
         "players": players, "tables": len(tables), "result": result, "first": first,
         "last": last, "idle_rss": idle_rss, "wal_all": wal_all, "wal_own": wal_own,
         "finished_hands": hands[0], "hands": hands[1], "finished_bytes": hands[2],
-        "actions_per_hand": float(hands[3]), "sizes": sizes, "freed": freed,
+        "actions_per_hand": float(hands[3]), "sizes": sizes, "freed": freed, "fit": fit,
         "events": events, "errors": sum(log.count("Traceback") for log in logs),
         "redis_servers": args.redis_servers,
     }
@@ -402,6 +414,11 @@ def report(run: dict[str, Any], args: argparse.Namespace) -> str:
     add("Redis PUBLISH", redis["publish"])
     add("Redis bytes in", redis["bytes_in"])
     add("Redis bytes out", redis["bytes_out"])
+    if len(last.publish_by_server) > 1:
+        split = [
+            b - a for a, b in zip(first.publish_by_server, last.publish_by_server, strict=True)
+        ]
+        lines.append(f"  PUBLISH by server: {' / '.join(f'{n:,.0f}' for n in split)}")
     lines += [
         "",
         f"server memory: {run['idle_rss'] / 1e6:.1f} MB idle, {first.rss / 1e6:.1f} MB with "
@@ -413,6 +430,9 @@ def report(run: dict[str, Any], args: argparse.Namespace) -> str:
         f"row {run['finished_bytes'] / finished:,.0f} B (pg_column_size: its record and "
         "players, compressed as stored); tables and seats are per game (below: divided by the "
         "finished hands so far), talk and the log per line",
+        f"a finished hand's row against its actions (least squares over the finished hands, "
+        f"{run['fit'][2]} to {run['fit'][3]} actions): {float(run['fit'][0] or 0):,.0f} B + "
+        f"{float(run['fit'][1] or 0):,.1f} B per action",
         f"{'':16} {'rows':>8} {'row bytes':>12} {'on disk':>12} {'row B/finished hand':>20} "
         f"{'disk B/finished hand':>21}",
     ]

@@ -22,6 +22,7 @@ class Redis:
         self.port = free_port()
         self.workdir = workdir
         self.process: subprocess.Popen[bytes] | None = None
+        self.carried: dict[str, float] = {}  # counters of the runs before a restart
 
     @property
     def url(self) -> str:
@@ -45,7 +46,10 @@ class Redis:
         raise RuntimeError(f"redis-server on {self.port} did not answer")
 
     def stop(self) -> None:
+        """Stop it; its counters so far are carried over to the next start."""
         if self.process is not None and self.process.poll() is None:
+            with contextlib.suppress(OSError):
+                self.carried = self.counters()
             self.process.terminate()
             self.process.wait(10)
         self.process = None
@@ -73,12 +77,13 @@ class Redis:
     def counters(self) -> dict[str, float]:
         stats = self.info("stats")
         publish = self.info("commandstats").get("cmdstat_publish", "calls=0")
-        return {
+        now = {
             "commands": float(stats["total_commands_processed"]),
             "publish": float(publish.split("calls=")[1].split(",")[0]),
             "bytes_in": float(stats["total_net_input_bytes"]),
             "bytes_out": float(stats["total_net_output_bytes"]),
         }
+        return {key: value + self.carried.get(key, 0.0) for key, value in now.items()}
 
 
 @contextlib.contextmanager
