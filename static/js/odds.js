@@ -5,7 +5,7 @@
    chance at its seat, and keeps the result (who wins, the chips, the last line) hidden until
    the river is out. The server waits as long before the next hand (tables.write.path).
    Only a page that saw the hand being played paces it; one opened afterwards shows the result.
-   The words come from #odds-words (templates/tables/table.html), in the page's language. */
+   The words come with data.runout.words, in the page's language. */
 (function () {
   "use strict";
 
@@ -14,8 +14,8 @@
   var show = null; /* the run-out being paced: {hand, data, start, done, timer} */
 
   function word(name) {
-    var el = document.getElementById("odds-words");
-    return (el && el.getAttribute("data-" + name)) || "";
+    var words = (show && show.data && show.data.words) || {};
+    return words[name] || "";
   }
 
   function frameData() {

@@ -24,7 +24,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, override
+from django.utils.translation import get_language, gettext, override
 
 from engine.runout import runout_dict
 from engine.views import game_view, view_for, visible_events
@@ -158,7 +158,13 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
     if hand and hand["finished"]:
         odds = runout_of(snapshot)  # hook(issue-27): every hand face up, the odds by street
         if odds is not None:
-            data["runout"] = odds
+            # The words odds.js writes, in this phone's language: sent only with a run-out,
+            # so the page everyone loads stays as small as before (test_page_weight).
+            data["runout"] = {**odds, "words": {
+                "win": gettext("Win"), "split": gettext("Split"),
+                "exact": gettext("Chance to win: every card to come counted"),
+                "simulated": gettext("Chance to win: simulated, {margin} points"),
+            }}
     return {
         "table": snapshot,
         "code": snapshot.code,

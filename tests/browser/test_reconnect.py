@@ -164,6 +164,8 @@ def test_the_back_off_never_waits_more_than_2_5_s_while_the_page_is_visible(
     phone.fill("input[name=name]", "Asha")
     phone.get_by_test_id("create-submit").click()
     phone.get_by_test_id("table-frame").wait_for()
+    # The frame can be drawn before the deferred scripts have run (a loaded machine).
+    phone.wait_for_function("() => window.Holdem && window.Holdem.live")
     waits = phone.evaluate(
         """() => {
           const out = {visible: [], hidden: [], first: []};
