@@ -42,7 +42,8 @@ FIREFOX = Path("/usr/bin/firefox-esr")
 XVFB = Path("/usr/bin/Xvfb")
 
 KEYS = {"ArrowRight": "\ue014", "ArrowLeft": "\ue012", "End": "\ue010", "Home": "\ue011",
-        "Enter": "\ue007", "Escape": "\ue00c"}
+        "Enter": "\ue007", "Escape": "\ue00c", "Control": "\ue009", "Null": "\ue000",
+        "Delete": "\ue017"}
 """WebDriver's code points for the keys the journeys press (the same in Selenium and
 Marionette)."""
 
@@ -288,6 +289,28 @@ class ChromiumPhone(Phone):
 # ---------------------------------------------------------------------------------------
 # The two WebDriver engines: the same calls, two client libraries
 
+_STEADY = """
+var el = arguments[0], done = arguments[arguments.length - 1];
+function box() {
+  var r = el.getBoundingClientRect();
+  return [r.x, r.y, r.width, r.height].join(",");
+}
+function inside() {
+  var r = el.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+  return x >= 0 && y >= 0 && x <= innerWidth && y <= innerHeight;
+}
+var last = box(), still = 0, frames = 0;
+function tick() {
+  if (!el.isConnected || ++frames > 120) return done(false);
+  var now = box();
+  if (now === last) still += 1; else { still = 0; last = now; }
+  if (still >= 2 && inside()) return done(true);
+  requestAnimationFrame(tick);
+}
+requestAnimationFrame(tick);
+"""
+
+
 class _WebDriverPhone(Phone):
     def _element(self, css: str, text: str | None) -> Any:
         element = self.evaluate(_TO_TAP, css, text)
@@ -296,12 +319,25 @@ class _WebDriverPhone(Phone):
         return element
 
     def _tap(self, css: str, text: str | None) -> None:
-        self._element(css, text).click()
+        element = self._element(css, text)
+        # Playwright taps only what stands still; WebDriver taps where the element is at that
+        # instant, and WebKitWebDriver says nothing when that is off the screen (the bet sheet
+        # still sliding up). A finger waits for the button to stop, inside the screen.
+        if not self._async(_STEADY, element):
+            raise EngineError(f"{css!r} did not come to rest on the screen")
+        element.click()
+
+    def _async(self, body: str, *args: Any) -> Any:
+        raise NotImplementedError
 
     def _type(self, css: str, value: str, clear: bool) -> None:
         element = self._element(css, None)
         if clear:
-            element.clear()
+            # As a person does: select what is there and type over it. (WebDriver's Element
+            # Clear would also blur the field, and its change event makes the bet sheet put
+            # the minimum back before the new amount is typed.)
+            element.send_keys(KEYS["Control"] + "a" + KEYS["Null"])
+            element.send_keys(KEYS["Delete"])
         element.send_keys(value)
 
 
@@ -337,12 +373,13 @@ class WebKitPhone(_WebDriverPhone):
     def evaluate(self, body: str, *args: Any) -> Any:
         return self.driver.execute_script(body, *args)
 
+    def _async(self, body: str, *args: Any) -> Any:
+        return self.driver.execute_async_script(body, *args)
+
     def _png(self) -> bytes:
         # WebKit's snapshot is the last frame painted: let the page paint what it now holds.
-        self.driver.execute_async_script(
-            "var done = arguments[arguments.length - 1];"
-            " requestAnimationFrame(function () { requestAnimationFrame(done); });"
-        )
+        self._async("var done = arguments[arguments.length - 1];"
+                    " requestAnimationFrame(function () { requestAnimationFrame(done); });")
         return bytes(self.driver.get_screenshot_as_png())
 
     def close(self) -> None:
@@ -401,6 +438,9 @@ class FirefoxPhone(_WebDriverPhone):
         # sandbox=None: in the page's own scope (window.Holdem and the error collector), as
         # WebDriver's Execute Script does.
         return self.driver.execute_script(body, script_args=list(args), sandbox=None)
+
+    def _async(self, body: str, *args: Any) -> Any:
+        return self.driver.execute_async_script(body, script_args=list(args), sandbox=None)
 
     def _png(self) -> bytes:
         return bytes(self.driver.screenshot(format="binary", full=False))

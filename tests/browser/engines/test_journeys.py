@@ -30,6 +30,10 @@ return !!(H && H.betSheet && H.preActions && (!arguments[0] || H.live));
 """
 
 
+def engine_of(phone: Phone) -> str:
+    return phone.engine
+
+
 def version(phone: Phone) -> int:
     return int(phone.look("var f = document.getElementById('table-frame');"
                           " return f ? Number(f.dataset.version) : -1;"))
@@ -122,8 +126,11 @@ def bet_with_the_sheet(asha: Phone, bikash: Phone) -> int:
     # A typed amount: the slider and the label follow it.
     typed = lo + bb
     asha.fill("[data-bet-amount]", str(typed))
-    asha.wait_until("return document.querySelector('[data-bet-confirm-label]').textContent"
-                    ".endsWith(' ' + arguments[0]);", str(typed), what="the label at the amount")
+    try:
+        asha.wait_until("return document.querySelector('[data-bet-confirm-label]').textContent"
+                        ".endsWith(' ' + arguments[0]);", str(typed), what="the label")
+    except EngineError as exc:
+        raise AssertionError(f"{engine_of(asha)}: typed {typed}, the sheet shows {shown()}") from exc
     assert shown() == (typed, typed, shown()[2]), shown()
     asha.screenshot("bet-sheet-typed")
     old = version(asha)
