@@ -219,7 +219,7 @@ def test_two_friends_talk_bet_and_play_to_the_showdown_then_replay_and_check_the
         assert steps < 80, "the replayer does not end"
     assert steps >= 8, steps
     assert asha.count("[data-replay-board] .card") == 5
-    assert asha.count("[data-replay-seats] .card:not(.card--back)") == 2  # Bikash's, shown
+    assert asha.count("[data-replay-seats] .card[data-suit]") == 2  # Bikash's, shown
     asha.screenshot("replay-end")
 
     # The deck proof of that hand, checked by the page itself (Web Crypto's SHA-256).
