@@ -30,10 +30,6 @@ return !!(H && H.betSheet && H.preActions && (!arguments[0] || H.live));
 """
 
 
-def engine_of(phone: Phone) -> str:
-    return phone.engine
-
-
 def version(phone: Phone) -> int:
     return int(phone.look("var f = document.getElementById('table-frame');"
                           " return f ? Number(f.dataset.version) : -1;"))
@@ -130,7 +126,7 @@ def bet_with_the_sheet(asha: Phone, bikash: Phone) -> int:
         asha.wait_until("return document.querySelector('[data-bet-confirm-label]').textContent"
                         ".endsWith(' ' + arguments[0]);", str(typed), what="the label")
     except EngineError as exc:
-        raise AssertionError(f"{engine_of(asha)}: typed {typed}, the sheet shows {shown()}") from exc
+        raise AssertionError(f"{asha.engine}: typed {typed}, the sheet shows {shown()}") from exc
     assert shown() == (typed, typed, shown()[2]), shown()
     asha.screenshot("bet-sheet-typed")
     old = version(asha)
