@@ -4,6 +4,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
+# The three browser engines of the browser tests, from Debian, when missing (as root or sudo).
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+[ -x /usr/bin/WebKitWebDriver ] || need+=(webkit2gtk-driver)
+[ -x /usr/bin/firefox-esr ] || need+=(firefox-esr)
+[ -x /usr/bin/Xvfb ] || need+=(xvfb)
+if [ ${#need[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+  echo "== installing ${need[*]} (Debian packages)"
+  ($sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+    "${need[@]}") >/dev/null
+fi
 export PATH="$PWD/.venv/bin:$PATH"
 
 echo "== ruff"; ruff check .
@@ -14,7 +26,7 @@ env -u DATABASE_URL -u REDIS_URL pytest -p no:cacheprovider -n 2 -m "not browser
 
 # Playwright's sync API keeps an event loop running in its worker for the whole session, which
 # would break the asyncio tests that share the worker: the browser tests get their own run.
-echo "== pytest (browser: Playwright driving Debian's Chromium)"
+echo "== pytest (browser: Chromium through Playwright; WebKit and Firefox ESR: tests/browser/engines)"
 env -u DATABASE_URL -u REDIS_URL pytest -p no:cacheprovider -n 2 -m "browser" "$@"
 
 pg_url=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/holdem_test}

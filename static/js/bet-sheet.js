@@ -40,6 +40,14 @@
     return (template || "%s").replace("%s", String(value));
   }
 
+  /* The label's text node is replaced only when its words change. The field's change event
+     comes between the press and the release of a tap on the confirm button; WebKit (Safari)
+     fires no click when the node pressed on was swapped out in between, so the first tap
+     after typing an amount did nothing there. */
+  function setText(el, text) {
+    if (el.textContent !== text) el.textContent = text;
+  }
+
   function setAmount(sheet, value) {
     var v = clamp(sheet, value);
     var input = sheet.querySelector("[data-bet-amount]");
@@ -50,11 +58,11 @@
     var isMax = v === num(sheet, "max");
     var label = sheet.querySelector("[data-bet-confirm-label]");
     if (label) {
-      label.textContent = format(
+      setText(label, format(
         isMax ? sheet.getAttribute("data-label-max") || sheet.getAttribute("data-label")
               : sheet.getAttribute("data-label"),
         v
-      );
+      ));
     }
     sheet.querySelectorAll("[data-preset]").forEach(function (b) {
       var p = clamp(sheet, presetValue(sheet, b.getAttribute("data-preset")));
@@ -169,9 +177,9 @@
       var label = sheet.querySelector("[data-bet-confirm-label]");
       if (label && !isNaN(v)) {
         var c = clamp(sheet, v);
-        label.textContent = format(
+        setText(label, format(
           c === num(sheet, "max") ? sheet.getAttribute("data-label-max") || sheet.getAttribute("data-label")
-                                  : sheet.getAttribute("data-label"), c);
+                                  : sheet.getAttribute("data-label"), c));
       }
     }
   });

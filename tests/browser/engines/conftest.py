@@ -1,0 +1,83 @@
+"""Phones of each engine for the journeys: an X display for WebKit, fresh browsers per test."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from tests.browser.engines.drivers import (
+    XVFB,
+    ChromiumPhone,
+    FirefoxPhone,
+    Phone,
+    WebKitPhone,
+    missing,
+)
+
+ENGINES = ["chromium", "webkit", "firefox"]
+
+
+@pytest.fixture(scope="session")
+def x_display() -> Iterator[str]:
+    """An Xvfb server of this test session's own, on a display number it picks itself
+    (``-displayfd``), for WebKitGTK's MiniBrowser; stopped when the session ends."""
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        [str(XVFB), "-displayfd", str(write), "-screen", "0", "1280x1024x24", "-nolisten", "tcp",
+         "-noreset"],
+        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    try:
+        with os.fdopen(read) as answer:
+            number = answer.readline().strip()  # written once the server accepts clients
+        if not number:
+            raise RuntimeError("Xvfb did not start")
+        yield f":{number}"
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+@pytest.fixture
+def phones(request: pytest.FixtureRequest, engine: str) -> Iterator[Callable[[], Phone]]:
+    """``phones()`` opens one more phone (its own browser: cookies and storage of its own) of
+    the test's engine; every one is closed after the test, which fails on any uncaught
+    JavaScript error or Content Security Policy violation a page reported."""
+    need = missing(engine)
+    if need:
+        pytest.fail(f"{engine} needs Debian's {need}: bash scripts/test.sh installs it "
+                    f"(apt-get install {need})")
+    opened: list[Phone] = []
+
+    def make() -> Phone:
+        phone: Phone
+        if engine == "chromium":
+            phone = ChromiumPhone(request.getfixturevalue("new_phone")())
+        elif engine == "webkit":
+            phone = WebKitPhone(request.getfixturevalue("x_display"))
+        else:
+            phone = FirefoxPhone()
+        opened.append(phone)
+        return phone
+
+    yield make
+    errors = [f"{phone.engine}: {e}" for phone in opened for e in phone.errors]
+    for phone in opened:
+        phone.close()
+    assert not errors, "JavaScript errors:\n" + "\n".join(errors)
+
+
+def pytest_generate_tests(metafunc: Any) -> None:
+    """Every test that takes ``engine`` runs once in each engine (unless it names its own)."""
+    named = any("engine" in str(m.args[0]) for m in metafunc.definition.iter_markers("parametrize"))
+    if "engine" in metafunc.fixturenames and not named:
+        metafunc.parametrize("engine", ENGINES)

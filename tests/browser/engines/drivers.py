@@ -1,0 +1,507 @@
+"""One small interface over three browser engines, so the same journey runs in each.
+
+- Chromium: Playwright driving Debian's ``/usr/bin/chromium`` (the rest of tests/browser).
+- WebKit: Debian's ``WebKitWebDriver`` (webkit2gtk-driver) driving WebKitGTK's MiniBrowser
+  under Xvfb, through Selenium. WebKit is Safari's engine.
+- Firefox: Debian's ``firefox-esr`` started with ``--marionette --headless`` on its own
+  temporary profile, driven by ``marionette-driver`` (no geckodriver).
+
+A ``Phone`` finds elements by CSS selector, taps them with the engine's own pointer input
+(WebDriver's element click: scrolled into view, refused when something covers the element),
+types with its keyboard, and waits for a state of the page by asking the page again and again
+until it holds, never for a fixed time. Every phone is 390x844 CSS pixels.
+
+The WebDriver engines give no console, so each page gets a small collector of uncaught
+errors and unhandled rejections; every wait and every look drains it into ``errors``. Errors
+thrown before the collector is in place (while a page is still loading its scripts) are caught
+another way: the journeys check that the page's scripts ran (``window.Holdem``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tests.browser.helpers import PHONE, SCREENSHOTS
+
+WIDTH, HEIGHT = PHONE["width"], PHONE["height"]
+TIMEOUT = 30.0
+"""Seconds a wait may last: a bound for a loaded 2-core machine, not a pace."""
+POLL = 0.05
+
+WEBKIT_DRIVER = Path("/usr/bin/WebKitWebDriver")
+MINIBROWSER_GLOB = "/usr/lib/*/webkit2gtk-4.*/MiniBrowser"
+FIREFOX = Path("/usr/bin/firefox-esr")
+XVFB = Path("/usr/bin/Xvfb")
+
+KEYS = {"ArrowRight": "\ue014", "ArrowLeft": "\ue012", "End": "\ue010", "Home": "\ue011",
+        "Enter": "\ue007", "Escape": "\ue00c", "Control": "\ue009", "Null": "\ue000",
+        "Delete": "\ue017"}
+"""WebDriver's code points for the keys the journeys press (the same in Selenium and
+Marionette)."""
+
+# Installed in every page the WebDriver engines look at (again after each navigation).
+_COLLECT = """
+if (!window.__engineErrors) {
+  window.__engineErrors = [];
+  window.addEventListener("error", function (e) {
+    window.__engineErrors.push("error: " + e.message + " at " + e.filename + ":" + e.lineno);
+  });
+  window.addEventListener("unhandledrejection", function (e) {
+    window.__engineErrors.push("unhandled rejection: " + (e.reason && e.reason.stack || e.reason));
+  });
+  document.addEventListener("securitypolicyviolation", function (e) {
+    window.__engineErrors.push("CSP violation: " + e.violatedDirective + " blocked " +
+                               (e.blockedURI || "inline"));
+  });
+}
+var drained = window.__engineErrors.splice(0);
+"""
+
+# The state a wait asks for: an element matching the selector (and holding the text, when
+# given) that is visible, merely in the document, hidden or absent.
+_STATE = """
+function matches(css, text) {
+  return Array.prototype.filter.call(document.querySelectorAll(css), function (el) {
+    return text === null || (el.textContent || "").indexOf(text) !== -1;
+  });
+}
+function shown(el) {
+  if (!el.isConnected || !el.getClientRects().length) return false;
+  var style = getComputedStyle(el);
+  return style.visibility !== "hidden" && style.display !== "none";
+}
+function holds(css, text, state) {
+  var found = matches(css, text);
+  if (state === "attached") return found.length > 0;
+  if (state === "detached") return found.length === 0;
+  var visible = found.some(shown);
+  return state === "visible" ? visible : !visible;
+}
+"""
+
+
+class EngineError(AssertionError):
+    """A wait that ran out, or a tap the page never let through, with what was last seen."""
+
+
+class Phone:
+    """What a journey does with one phone, whatever the engine."""
+
+    engine: str
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    # -- each engine's own primitives ---------------------------------------------------
+    def goto(self, url: str) -> None:
+        raise NotImplementedError
+
+    def url(self) -> str:
+        raise NotImplementedError
+
+    def evaluate(self, body: str, *args: Any) -> Any:
+        """Run ``body`` (a function body: ``return ...``, ``arguments[0]``) in the page."""
+        raise NotImplementedError
+
+    def _tap(self, css: str, text: str | None) -> None:
+        """The engine's own click on the first visible match; raises when it cannot."""
+        raise NotImplementedError
+
+    def _type(self, css: str, value: str, clear: bool) -> None:
+        raise NotImplementedError
+
+    def _png(self) -> bytes:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    # -- shared on top of them -----------------------------------------------------------
+    def look(self, body: str, *args: Any) -> Any:
+        """Evaluate ``body`` with the error collector in place and drained first."""
+        result = self.evaluate(
+            _COLLECT + "return [drained, (function () {" + body + "}).apply(null, arguments)];",
+            *args,
+        )
+        self.errors.extend(result[0])
+        return result[1]
+
+    def wait_until(self, body: str, *args: Any, timeout: float = TIMEOUT, what: str = "") -> Any:
+        """Ask the page ``body`` until it returns something truthy; that value."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                value = self.look(body, *args)
+            except Exception as exc:  # a navigation under the question: ask again
+                if time.monotonic() > deadline:
+                    raise EngineError(f"{self.engine}: {what or body}: {exc}") from exc
+                value = None
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise EngineError(f"{self.engine}: waited {timeout:.0f} s for {what or body}"
+                                  f" at {self.url()}")
+            time.sleep(POLL)
+
+    def wait_for(self, css: str, state: str = "visible", text: str | None = None,
+                 timeout: float = TIMEOUT) -> None:
+        self.wait_until(_STATE + "return holds(arguments[0], arguments[1], arguments[2]);",
+                        css, text, state, timeout=timeout,
+                        what=f"{css!r} {state}" + (f" with {text!r}" if text else ""))
+
+    def count(self, css: str, text: str | None = None) -> int:
+        return int(self.look(_STATE + "return matches(arguments[0], arguments[1]).length;",
+                             css, text))
+
+    def visible(self, css: str) -> bool:
+        return bool(self.look(_STATE + "return matches(arguments[0], null).some(shown);", css))
+
+    def text(self, css: str) -> str:
+        """The rendered text (innerText) of the first match."""
+        self.wait_for(css, "attached")
+        return str(self.look("var e = document.querySelector(arguments[0]);"
+                             " return e ? e.innerText : '';", css))
+
+    def value(self, css: str) -> str:
+        return str(self.look("return document.querySelector(arguments[0]).value;", css))
+
+    def attr(self, css: str, name: str) -> str | None:
+        found = self.look("var e = document.querySelector(arguments[0]);"
+                          " return e ? e.getAttribute(arguments[1]) : null;", css, name)
+        return None if found is None else str(found)
+
+    def click(self, css: str, text: str | None = None, timeout: float = TIMEOUT) -> None:
+        """Tap the first visible element matching ``css`` (holding ``text``), as a finger
+        would. A tap that the page refuses for a moment (the element is being swapped out,
+        something slides over it) is tried again until ``timeout``; then it fails."""
+        self.wait_for(css, "visible", text, timeout=timeout)
+        self._retry(lambda: self._tap(css, text), f"tap {css!r}", timeout)
+
+    def fill(self, css: str, value: str, timeout: float = TIMEOUT) -> None:
+        """Type ``value`` into the field after emptying it, key by key."""
+        self.wait_for(css, "visible", timeout=timeout)
+        self._retry(lambda: self._type(css, value, clear=True), f"type into {css!r}", timeout)
+
+    def press(self, css: str, key: str, times: int = 1) -> None:
+        """Press ``key`` (a name from KEYS) with the focus on the element."""
+        self.wait_for(css, "visible")
+        for _ in range(times):
+            self._type(css, KEYS[key], clear=False)
+
+    def screenshot(self, name: str) -> Path:
+        folder = SCREENSHOTS / self.engine
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{name}.png"
+        path.write_bytes(self._png())
+        return path
+
+    def _retry(self, action: Callable[[], None], what: str, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                action()
+                return
+            except Exception as exc:
+                if time.monotonic() > deadline:
+                    raise EngineError(f"{self.engine}: could not {what}: {exc}") from exc
+                time.sleep(POLL)
+
+
+_FIRST_VISIBLE = _STATE + """
+var found = matches(arguments[0], arguments[1]).filter(shown);
+return found.length ? found[0] : null;
+"""
+
+# A finger scrolls what it wants to tap into the middle of the screen first. WebKitWebDriver's
+# own scrolling leaves an element that has a scroll-margin (app.css gives every [id] 64 px,
+# for the sticky header) out of view, and then refuses the click as not interactable.
+_TO_TAP = _FIRST_VISIBLE.replace("return found.length ? found[0] : null;", """
+var el = found.length ? found[0] : null;
+if (el) {
+  var box = el.getBoundingClientRect();
+  if (box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth)
+    el.scrollIntoView({block: "center", inline: "center"});
+}
+return el;
+""")
+
+
+# ---------------------------------------------------------------------------------------
+# Chromium, through Playwright
+
+
+class ChromiumPhone(Phone):
+    engine = "chromium"
+
+    def __init__(self, page: Any) -> None:
+        super().__init__()
+        self.page = page
+        page.on("pageerror", lambda exc: self.errors.append(f"{page.url}: {exc}"))
+
+    def goto(self, url: str) -> None:
+        self.page.goto(url)
+
+    def url(self) -> str:
+        return str(self.page.url)
+
+    def evaluate(self, body: str, *args: Any) -> Any:
+        return self.page.evaluate(
+            "(args) => (function () {" + body + "}).apply(null, args)", list(args)
+        )
+
+    def _element(self, css: str, text: str | None) -> Any:
+        # The same choice of element as the WebDriver engines make (first visible match).
+        handle = self.page.evaluate_handle(
+            "(args) => (function () {" + _TO_TAP + "}).apply(null, args)", [css, text]
+        ).as_element()
+        if handle is None:
+            raise EngineError(f"no visible {css!r}")
+        return handle
+
+    def _tap(self, css: str, text: str | None) -> None:
+        self._element(css, text).click(timeout=3000)
+
+    def _type(self, css: str, value: str, clear: bool) -> None:
+        field = self._element(css, None)
+        if clear:
+            field.fill("", timeout=3000)
+        names = {code: name for name, code in KEYS.items()}
+        if value in names:
+            field.press(names[value], timeout=3000)
+        else:
+            field.type(value, timeout=3000)
+
+    def _png(self) -> bytes:
+        return bytes(self.page.screenshot())
+
+    def close(self) -> None:
+        pass  # the new_phone fixture closes its contexts
+
+
+# ---------------------------------------------------------------------------------------
+# The two WebDriver engines: the same calls, two client libraries
+
+_STEADY = """
+var el = arguments[0], done = arguments[arguments.length - 1];
+function box() {
+  var r = el.getBoundingClientRect();
+  return [r.x, r.y, r.width, r.height].join(",");
+}
+function inside() {
+  var r = el.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+  return x >= 0 && y >= 0 && x <= innerWidth && y <= innerHeight;
+}
+var last = box(), still = 0, frames = 0;
+function tick() {
+  if (!el.isConnected || ++frames > 120) return done(false);
+  var now = box();
+  if (now === last) still += 1; else { still = 0; last = now; }
+  if (still >= 2 && inside()) return done(true);
+  requestAnimationFrame(tick);
+}
+requestAnimationFrame(tick);
+"""
+
+
+class _WebDriverPhone(Phone):
+    def _element(self, css: str, text: str | None) -> Any:
+        element = self.evaluate(_TO_TAP, css, text)
+        if element is None:
+            raise EngineError(f"no visible {css!r}")
+        return element
+
+    def _tap(self, css: str, text: str | None) -> None:
+        element = self._element(css, text)
+        # Playwright taps only what stands still; WebDriver taps where the element is at that
+        # instant, and WebKitWebDriver says nothing when that is off the screen (the bet sheet
+        # still sliding up). A finger waits for the button to stop, inside the screen.
+        if not self._async(_STEADY, element):
+            raise EngineError(f"{css!r} did not come to rest on the screen")
+        element.click()
+
+    def _async(self, body: str, *args: Any) -> Any:
+        raise NotImplementedError
+
+    def _type(self, css: str, value: str, clear: bool) -> None:
+        element = self._element(css, None)
+        if clear:
+            # As a person does: select what is there and type over it. (WebDriver's Element
+            # Clear would also blur the field, and its change event makes the bet sheet put
+            # the minimum back before the new amount is typed.)
+            element.send_keys(KEYS["Control"] + "a" + KEYS["Null"])
+            element.send_keys(KEYS["Delete"])
+        element.send_keys(value)
+
+
+class WebKitPhone(_WebDriverPhone):
+    """MiniBrowser in full-screen mode (no toolbar, so the page gets the whole window), sized
+    to the phone, with its own ephemeral session (cookies, storage) as WebKitWebDriver gives
+    every automation session."""
+
+    engine = "webkit"
+
+    def __init__(self, display: str) -> None:
+        super().__init__()
+        from selenium import webdriver
+        from selenium.webdriver.webkitgtk.options import Options
+        from selenium.webdriver.webkitgtk.service import Service
+
+        options = Options()
+        options.binary_location = minibrowser()
+        options.add_argument("--automation")
+        options.add_argument("--full-screen")
+        service = Service(executable_path=str(WEBKIT_DRIVER),
+                          env={**os.environ, "DISPLAY": display})
+        self.driver = webdriver.WebKitGTK(options=options, service=service)
+        self.driver.set_window_rect(width=WIDTH, height=HEIGHT)
+        self.driver.set_script_timeout(TIMEOUT)
+
+    def goto(self, url: str) -> None:
+        self.driver.get(url)
+
+    def url(self) -> str:
+        return str(self.driver.current_url)
+
+    def evaluate(self, body: str, *args: Any) -> Any:
+        return self.driver.execute_script(body, *args)
+
+    def _async(self, body: str, *args: Any) -> Any:
+        return self.driver.execute_async_script(body, *args)
+
+    def _png(self) -> bytes:
+        # WebKit's snapshot is the last frame painted: let the page paint what it now holds.
+        self._async("var done = arguments[arguments.length - 1];"
+                    " requestAnimationFrame(function () { requestAnimationFrame(done); });")
+        return bytes(self.driver.get_screenshot_as_png())
+
+    def close(self) -> None:
+        self.driver.quit()
+
+
+class FirefoxPhone(_WebDriverPhone):
+    """Firefox ESR, headless, on a profile of its own made for this phone and removed after.
+
+    Firefox's window has a minimum width of 500 px (set by its own toolbar's style sheet);
+    the phone's 390 px is had by lifting that minimum and hiding the toolbar from the
+    browser's chrome, which Marionette reaches with ``-remote-allow-system-access``."""
+
+    engine = "firefox"
+
+    def __init__(self) -> None:
+        super().__init__()
+        from marionette_driver.marionette import Marionette
+
+        self.profile = Path(tempfile.mkdtemp(prefix="holdem-firefox-"))
+        # Port 0: Firefox picks a free port and writes it to MarionetteActivePort.
+        (self.profile / "user.js").write_text("".join(
+            f'user_pref("{name}", {value});\n' for name, value in FIREFOX_PREFS.items()
+        ))
+        self.process = subprocess.Popen(
+            [str(FIREFOX), "--marionette", "--headless", "--no-remote",
+             "-remote-allow-system-access", "--profile", str(self.profile)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        try:
+            port_file = self.profile / "MarionetteActivePort"
+            deadline = time.monotonic() + 60
+            while not (port_file.exists() and port_file.read_text().strip()):
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise EngineError("Firefox did not start its Marionette server")
+                time.sleep(POLL)
+            self.driver = Marionette(host="127.0.0.1", port=int(port_file.read_text()))
+            self.driver.start_session()
+            with self.driver.using_context(self.driver.CONTEXT_CHROME):
+                self.driver.execute_script(
+                    "document.documentElement.style.setProperty('min-width', '0px', 'important');"
+                    "document.getElementById('navigator-toolbox').style.display = 'none';"
+                )
+            self.driver.set_window_rect(width=WIDTH, height=HEIGHT)
+        except BaseException:
+            self.close()
+            raise
+
+    def goto(self, url: str) -> None:
+        self.driver.navigate(url)
+
+    def url(self) -> str:
+        return str(self.driver.get_url())
+
+    def evaluate(self, body: str, *args: Any) -> Any:
+        # sandbox=None: in the page's own scope (window.Holdem and the error collector), as
+        # WebDriver's Execute Script does.
+        return self.driver.execute_script(body, script_args=list(args), sandbox=None)
+
+    def _async(self, body: str, *args: Any) -> Any:
+        return self.driver.execute_async_script(body, script_args=list(args), sandbox=None)
+
+    def _png(self) -> bytes:
+        return bytes(self.driver.screenshot(format="binary", full=False))
+
+    def close(self) -> None:
+        driver = getattr(self, "driver", None)
+        if driver is not None:
+            with contextlib.suppress(Exception):
+                driver.delete_session()
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+FIREFOX_PREFS = {
+    "marionette.port": 0,
+    # A quiet browser: no first-run pages, updates, telemetry or calls home (the machine has
+    # no network but its own loopback anyway).
+    "browser.shell.checkDefaultBrowser": "false",
+    "browser.startup.homepage_override.mstone": '"ignore"',
+    "browser.aboutwelcome.enabled": "false",
+    "datareporting.policy.dataSubmissionEnabled": "false",
+    "datareporting.healthreport.uploadEnabled": "false",
+    "toolkit.telemetry.enabled": "false",
+    "app.update.disabledForTesting": "true",
+    "app.normandy.enabled": "false",
+    "browser.safebrowsing.malware.enabled": "false",
+    "browser.safebrowsing.phishing.enabled": "false",
+    "network.captive-portal-service.enabled": "false",
+    "network.connectivity-service.enabled": "false",
+    "extensions.update.enabled": "false",
+    "browser.region.network.url": '""',
+    "intl.accept_languages": '"en-GB"',
+}
+
+
+def minibrowser() -> str:
+    import glob
+
+    found = sorted(glob.glob(MINIBROWSER_GLOB))
+    if not found:
+        raise EngineError("WebKitGTK's MiniBrowser is missing (apt-get install webkit2gtk-driver)")
+    return found[-1]
+
+
+def missing(engine: str) -> str | None:
+    """What Debian package this engine needs and lacks, if any."""
+    if engine == "webkit":
+        import glob
+
+        if not WEBKIT_DRIVER.exists() or not glob.glob(MINIBROWSER_GLOB):
+            return "webkit2gtk-driver"
+        if not XVFB.exists():
+            return "xvfb"
+    if engine == "firefox" and not FIREFOX.exists():
+        return "firefox-esr"
+    if engine == "chromium" and not Path("/usr/bin/chromium").exists():
+        return "chromium"
+    return None
