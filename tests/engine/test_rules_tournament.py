@@ -157,3 +157,44 @@ def test_t2_t3_balancing_conserves_chips_and_seats_and_evens_tables(
     if live:
         assert max(live) - min(live) <= 1
         assert len(live) == max(1, -(-sum(live) // MAX_SEATS))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(7, 36), st.integers(0, 10**6))
+def test_t1_to_t6_a_whole_tournament_places_everyone_once_and_keeps_every_chip(
+    n: int, seed: int
+) -> None:
+    """Hands reduced to their outcome: after each, some players at that table lose all their
+    chips to a player still at it; balancing and breaking run after every hand."""
+    rng = random.Random(seed)
+    seated = seat_entrants(names(n), rng)
+    tables = [
+        TableState(i + 1, {p: Player(e, 1000) for p, e in enumerate(t)},
+                   next_small_blind=0, next_big_blind=1)
+        for i, t in enumerate(seated)
+    ]
+    standings = Standings(entrants=n)
+    while standings.left > 1:
+        live = [t for t in tables if t.size > 1]
+        table = rng.choice(live)
+        seats = dict(table.seats)
+        losers = rng.sample(sorted(seats), rng.randint(1, len(seats) - 1))
+        winner = rng.choice([p for p in seats if p not in losers])
+        busts = [Bust(seats[p].entrant, seats[p].chips) for p in losers]
+        won = sum(seats.pop(p).chips for p in losers)
+        seats[winner] = Player(seats[winner].entrant, seats[winner].chips + won)
+        standings.out(busts)
+        positions = sorted(seats)
+        tables = [
+            TableState(t.number, seats, next_small_blind=positions[0],
+                       next_big_blind=positions[1 % len(positions)])
+            if t.number == table.number else t
+            for t in tables
+        ]
+        tables = play_out_balancing(tables)
+        live_sizes = [t.size for t in tables if t.size]
+        assert max(live_sizes) - min(live_sizes) <= 1
+        assert sum(p.chips for t in tables for p in t.seats.values()) == 1000 * n
+    (last,) = [p for t in tables for p in t.seats.values()]
+    standings.finish({last.entrant: last.chips})
+    assert set(standings.places) == set(names(n)) and standings.places[last.entrant] == 1
