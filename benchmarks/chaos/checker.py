@@ -75,7 +75,7 @@ def read_database(url: str) -> Database:
 
     tables: dict[int, dict[str, Any]] = {}
     hands: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    with psycopg.connect(url) as conn:
+    with psycopg.connect(url, connect_timeout=10) as conn:
         for row in conn.execute(
             "SELECT id, code, status, version, state, turn_seconds, recent_actions "
             "FROM tables_table"
@@ -94,6 +94,16 @@ def read_database(url: str) -> Database:
         ):
             hands[row[0]].append({"number": row[1], "record": row[2], "players": row[3],
                                   "final_stacks": row[4], "cancelled": row[5]})
+    for table_id, table in tables.items():
+        # A running hand's row holds the record of its deal; its actions so far are in the
+        # table's state (the row is written again when the hand ends).
+        state = table["state"] or {}
+        running = state.get("hand")
+        for hand in hands.get(table_id, []):
+            if running and hand["final_stacks"] is None and not hand["cancelled"] and (
+                hand["number"] == state.get("hand_number")
+            ):
+                hand["record"] = running
     return Database(tables, dict(hands))
 
 
@@ -464,14 +474,16 @@ def _check_hole_cards(frames: dict[int, list[dict[str, Any]]],
 def _check_http(events: list[dict[str, Any]], faults: list[dict[str, Any]],
                 report: Report) -> None:
     windows = [(f["start"], f["end"] + HTTP_GRACE, f["kind"]) for f in faults]
-    away = [(f["start"] + 2.0, f["end"]) for f in faults
+    # (the service answers a moment before its start command returns)
+    away = [(f["start"] + 2.0, f["end"] - 1.0) for f in faults
             if f["kind"] in ("redis_stop", "pg_fast", "pg_immediate")]
     asked = bad = 0
     for e in events:
         if e["e"] != "http":
             continue
         asked += 1
-        inside = any(a <= e["t"] <= b for a, b, _k in windows)
+        asked_at, answered_at = e["t"], e["t"] + e.get("took", 0.0)
+        inside = any(a <= answered_at and asked_at <= b for a, b, _k in windows)
         status = e["status"]
         healthz = e["path"] == "/healthz"
         if not inside and (status >= 500 or status == 0):
@@ -484,7 +496,8 @@ def _check_http(events: list[dict[str, Any]], faults: list[dict[str, Any]],
             report.add("http", None, None, None,
                        f"{e['path']} answered {status} at {e['t']:.1f} s without the app's "
                        "own error page")
-        if healthz and status == 200 and any(a <= e["t"] <= b for a, b in away):
+        if healthz and status == 200 and any(a <= asked_at and answered_at <= b
+                                             for a, b in away):
             report.add("http", None, None, None,
                        f"/healthz said 200 at {e['t']:.1f} s while a service it needs was away")
     report.figures["http_asked"] = asked

@@ -35,6 +35,7 @@ _CARD = re.compile(r'data-card="([2-9TJQKA][cdhs])"')
 _EVENTS = re.compile(r'id="last-line"[^>]*data-announce-id="[A-Z0-9]+-(\d+)-(\d+)"')
 # What a notice says became of the action just sent, or asked about after a drop.
 APPLIED = {"already_counted", "pending_applied"}
+SAVING_SLOWLY = "saving_slowly"  # the database is away: try again in a moment
 
 
 @dataclass
@@ -144,11 +145,19 @@ class Player:
                 self.version, self.data = version, data
         elif code:
             self.record("notice", code=code)
-        if code and self.awaiting is not None and code not in ("",):
+        if code and self.awaiting is not None:
             fate = "applied" if code in APPLIED else "refused"
             self.record("fate", id=self.awaiting.id, fate=fate, code=code)
+            if code == SAVING_SLOWLY:
+                # "try again in a moment": the same tap again, as a person would
+                asyncio.get_running_loop().create_task(self.retry(self.awaiting))
             self.awaiting = None
         self.maybe_act()
+
+    async def retry(self, action: Action) -> None:
+        await asyncio.sleep(self.rng.uniform(1.0, 2.5))
+        if not self.stopping and self.awaiting is None and self.version == action.version:
+            await self.send_action(action, resend=True)
 
     def maybe_act(self) -> None:
         data = self.data
