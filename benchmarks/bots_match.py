@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bots_match.py [--match NAME ...] [--hands N] [--session S]
                                               [--workers 2] [--seed 1]
     .venv/bin/python benchmarks/bots_match.py --outside [--hands N] [--levels hard,medium]
+    nice -n 10 .venv/bin/python benchmarks/bots_match.py --pool --session 50 --seed 29
 
 Every hand is dealt with blinds 10/20 and every stack reset to 100 big blinds, so results add up
 hand by hand in big blinds. Cards come from a seeded deck per hand; the table's players decide
@@ -20,6 +21,11 @@ through ``engine.bots.decide`` (or a scripted policy), and the hands are played 
   with the same random seeds; "hard - medium" is paired by session.
 - ``--outside`` runs the four versus matches and the six-seat match at a table of outside styles,
   then prints how often the computer players made each known leak (:mod:`benchmarks.bots_leaks`).
+
+- ``--pool``: the honest yardstick of issue 29 (:mod:`benchmarks.bots_pool`): 24 six-seat
+  tables drawn at random from eight outside styles (:mod:`benchmarks.outside_styles`) and each
+  style heads-up, hard, medium and easy on the same decks; hard - medium, medium - easy and
+  hard - easy per table, per style and pooled.
 
 Hands are grouped in sessions (a game: the bots' memory of their opponents starts empty at each
 session and grows with it). The 95% interval is over the sessions' bb/100, so it allows for the
@@ -41,7 +47,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import bots_leaks
+from benchmarks import bots_leaks, outside_styles
 from benchmarks.bots_opponents import OUTSIDE
 from engine.actions import Action, ActionKind
 from engine.bots import decide
@@ -212,9 +218,12 @@ PLAYERS: dict[str, Policy] = {
     "maniac": maniac,
     "solid": solid,
     **OUTSIDE,
+    **outside_styles.POOL,
 }
 LEVELS = ("easy", "medium", "hard")
 REMEMBERS = {"hard", "medium"}  # players that read ``past`` (the others get an empty list)
+# With the pool of outside styles (``--pool``), the adapter reads the hands of its session too.
+POOL_REMEMBERS = REMEMBERS | outside_styles.REMEMBERING
 
 
 # ------------------------------------------------------------------ playing
@@ -227,13 +236,17 @@ def play_hand(
     pasts: Mapping[int, Past],
     seeds: Mapping[int, int],
     tally: bots_leaks.Tally | None = None,
+    stacks: Mapping[int, int] | None = None,
+    remembers: frozenset[str] | set[str] = REMEMBERS,
 ) -> dict[int, int]:
-    """Play one hand at 100 big blinds each; returns each seat's net chips. The computer
-    players' decisions are looked at for the known leaks when ``tally`` is given."""
+    """Play one hand at 100 big blinds each (or at ``stacks``); returns each seat's net chips.
+    The computer players' decisions are looked at for the known leaks when ``tally`` is given;
+    the players named in ``remembers`` get the hands of their session as ``past``."""
+    starting = {s: (stacks or {}).get(s, STACK) for s in seats}
     settings = HandSettings(
         hand_number=number,
         seats=tuple(seats),
-        stacks=tuple(STACK for _ in seats),
+        stacks=tuple(starting[s] for s in seats),
         button=button,
         small_blind=SMALL_BLIND,
         big_blind=BIG_BLIND,
@@ -245,15 +258,15 @@ def play_hand(
         assert seat is not None
         view = {"hand": hand_view(hand, seat)}
         name = players[seat]
-        past = pasts[seat] if name in REMEMBERS else []
+        past = pasts[seat] if name in remembers else []
         action = PLAYERS[name](view, past, rngs[seat])
         if tally is not None and name in LEVELS:
             bots_leaks.record(tally, name, read_spot(view), action, players)
         hand.act(action.seat, action.kind, action.amount)
     for seat in seats:
-        if players[seat] in REMEMBERS:
+        if players[seat] in remembers:
             pasts[seat].append(hand_view(hand, seat))
-    return {s: hand.stack[i] - STACK for i, s in enumerate(hand.seats)}
+    return {s: hand.stack[i] - starting[s] for i, s in enumerate(hand.seats)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -467,7 +480,26 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="levels that play the outside styles (versus matches)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pool", action="store_true",
+                        help="the honest yardstick: tables drawn from the pool of outside styles "
+                        "(benchmarks/bots_pool.py); uses --session, --seed, --workers")
+    parser.add_argument("--tables", type=int, default=24, help="--pool: six-seat tables")
+    parser.add_argument("--sessions", type=int, default=6, help="--pool: sessions per table")
+    parser.add_argument("--hu-sessions", type=int, default=6,
+                        help="--pool: heads-up sessions per style")
+    parser.add_argument("--only", choices=("six", "hu"), help="--pool: one part only")
     args = parser.parse_args(argv)
+    if args.pool:
+        from benchmarks.bots_pool import run_pool
+
+        levels = tuple(args.levels.split(",")) if args.levels != "hard,medium" \
+            else ("hard", "medium", "easy")
+        lines = run_pool(args.tables, args.sessions, args.session, args.hu_sessions, levels,
+                         args.seed, args.workers, six=args.only != "hu",
+                         heads_up=args.only != "six")
+        for line in lines:
+            print(line, flush=True)
+        return
     names = list(OUTSIDE_MATCHES) if args.outside else args.match
     levels = tuple(args.levels.split(","))
     tally: bots_leaks.Tally = {}

@@ -37,7 +37,7 @@ def channel_layers(redis_url: str, prefix: str | None = None) -> dict[str, Any]:
     if hosts:
         return {
             "default": {
-                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "BACKEND": "tables.live.redis_layer.RedisPubSubLayer",
                 "CONFIG": {
                     "hosts": hosts,
                     "prefix": prefix or os.environ.get("REDIS_PREFIX") or "asgi",

@@ -169,6 +169,8 @@ MIDDLEWARE = [
     # Pages gzipped for browsers that accept it (all do): a table's page, 13 to 20 KB of HTML,
     # is 3.6 to 4.5 KB on the wire. Django pads each response with random bytes against BREACH.
     "django.middleware.gzip.GZipMiddleware",
+    # The templates' indentation left out of pages, before they are gzipped (config/compact.py).
+    "config.compact.CompactHTMLMiddleware",
     # After WhiteNoise: static files go without these headers, pages with them.
     "config.security.ContentSecurityPolicyMiddleware",
     "config.security.PermissionsPolicyMiddleware",
@@ -180,6 +182,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # The database away: the app's own 503 page, not a server error (config/errors.py).
+    "config.errors.DatabaseAwayMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -275,9 +279,13 @@ WHITENOISE_AUTOREFRESH = DEBUG and not STATIC_COLLECTED
 WHITENOISE_MAX_AGE = 0 if DEBUG and not STATIC_COLLECTED else 60 * 60 * 24
 # Pages only ever name the hashed files: the plain copies are neither kept nor compressed.
 WHITENOISE_KEEP_ONLY_HASHED_FILES = True
+# Only this site's pages use its static files: no Access-Control-Allow-Origin on each.
+WHITENOISE_ALLOW_ALL_ORIGINS = False
 if SERVE_STATIC:
     # First after SecurityMiddleware: a static file skips sessions, CSRF and the page's gzip.
     MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    # Hashed files without ETag and Last-Modified: cached as immutable, never asked again.
+    MIDDLEWARE.insert(1, "config.static.ImmutableHeadersMiddleware")
 
 # Tables: the clock and its pauses (seconds). Tests set the pauses to 0 and drive the clock.
 # The clock loop runs inside every server process unless TABLES_CLOCK_IN_SERVER is off (then run

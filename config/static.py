@@ -15,9 +15,13 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from django.conf import settings
 from django.core.files.base import ContentFile
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
 log = logging.getLogger("tables.static")
@@ -33,6 +37,13 @@ class CollectedStorage(CompressedManifestStaticFilesStorage):  # type: ignore[mi
     )
     manifest_strict = False
     _warned = False
+    # Kept under their plain names too (WHITENOISE_KEEP_ONLY_HASHED_FILES deletes the others):
+    # files asked for by a name written outside the app. nginx answers with
+    # errors/restarting.html itself when no process does (deploy/nginx/holdem.conf).
+    plain_kept = frozenset({"errors/restarting.html"})
+
+    def delete_files(self, files_to_delete: Iterable[str]) -> None:
+        super().delete_files([name for name in files_to_delete if name not in self.plain_kept])
 
     def _save(self, name: str, content: Any) -> str:
         # collectstatic copies each file here first; the project's own stylesheets are
@@ -77,3 +88,33 @@ def minify_css(text: str) -> str:
 
 def _own_css(name: str) -> bool:
     return name.startswith("css/") and name.endswith(".css")
+
+
+
+_HASHED_NAME = re.compile(r"\.[0-9a-f]{12}\.\w+$")
+
+
+class ImmutableHeadersMiddleware:
+    """A hashed static file goes without the headers that only serve to ask for it again.
+
+    Its name changes with its content and it is cached as immutable for a year, so no browser
+    revalidates it: WhiteNoise's ``ETag`` and ``Last-Modified`` are bytes for nothing. On a first
+    visit over HTTP/1.1 they are about 75 bytes of each of a table page's 17 files
+    (``tests/browser/test_page_weight.py``). Plain names (the icons a browser asks for by
+    itself, cached for a day) keep them. Placed just outside WhiteNoise's middleware."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+        self.prefix = settings.STATIC_URL or "/static/"
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        response = self.get_response(request)
+        if (
+            response.status_code == 200
+            and request.path.startswith(self.prefix)
+            and _HASHED_NAME.search(request.path)
+        ):
+            for name in ("ETag", "Last-Modified"):
+                if response.has_header(name):
+                    del response[name]
+        return response

@@ -2,6 +2,14 @@
 
 R5-R10 and R31-R34. The game owns at most one hand at a time; the last hand stays readable after
 it ends until the next one starts, so the table can show its result.
+
+A table of a tournament (README T7, T8) also takes players in and lets them go between hands:
+``arrive`` and ``depart`` append a ``SeatChange`` to the game's log (``seat_changes``) and
+apply it with ``apply_seat_change``, so a game is its first seats, its hands and that log, and
+replaying them rebuilds it exactly. A hand never sees a seat change (its settings list who was
+dealt in with how many chips), so every hand's record replays as before; a game saved before
+seat changes existed has an empty log and loads as it did. The chips at the table are always
+``chips_expected()``: the starting chips, plus those that arrived, minus those that left.
 """
 
 from __future__ import annotations
@@ -33,6 +41,40 @@ class GameError(ValueError):
     """A request the game cannot carry out (start a hand while one runs, and the like)."""
 
 
+ARRIVE = "arrive"
+DEPART = "depart"
+MAX_PLAYERS = 6  # R1: a table seats at most six, also after arrivals
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """A player taken in (``arrive``, at an empty ``seat`` with ``stack`` chips) or let go
+    (``depart``: the seat is emptied and its ``stack`` leaves with the player), between hand
+    ``after_hand`` and the next (T7)."""
+
+    kind: str
+    seat: int
+    stack: int
+    is_person: bool
+    after_hand: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind, "seat": self.seat, "stack": self.stack,
+            "is_person": self.is_person, "after_hand": self.after_hand,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SeatChange:
+        kind = data.get("kind")
+        if kind not in (ARRIVE, DEPART):
+            raise GameError(f"unknown seat change {kind!r}")
+        return cls(
+            str(kind), _whole(data["seat"], "seat"), _whole(data["stack"], "stack"),
+            bool(data["is_person"]), _whole(data["after_hand"], "after_hand"),
+        )
+
+
 def _whole(value: object, what: str) -> int:
     """A stored whole number; a fraction or text is a damaged state, never rounded (R3)."""
     if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
@@ -47,9 +89,14 @@ def level_for_hand(hand_number: int, every: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class GameSettings:
+    """``stand_alone``: False for a table of a tournament, whose game never ends by itself
+    (players come and go between hands; the tournament ends it with ``end_now``), and whose
+    blind level is the tournament's (``set_level``)."""
+
     blind_every: int = 10
     max_hands: int | None = None
     starting_stack: int = STARTING_STACK
+    stand_alone: bool = True
 
     def __post_init__(self) -> None:
         if self.blind_every not in BLIND_SPEEDS:
@@ -58,19 +105,25 @@ class GameSettings:
             raise GameError("a game lasts until one player has every chip, or 30 or 60 hands")
         if self.starting_stack <= 0:
             raise GameError("the starting stack must be positive")
+        if not self.stand_alone and self.max_hands is not None:
+            raise GameError("a tournament's table plays until the tournament ends it")
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "blind_every": self.blind_every,
             "max_hands": self.max_hands,
             "starting_stack": self.starting_stack,
         }
+        if not self.stand_alone:  # only then: a game saved before stays the same JSON
+            data["stand_alone"] = False
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameSettings:
         return cls(
             _whole(data["blind_every"], "blind_every"), data.get("max_hands"),
             _whole(data["starting_stack"], "starting_stack"),
+            bool(data.get("stand_alone", True)),
         )
 
 
@@ -128,6 +181,8 @@ class Game:
         self.hand: Hand | None = None
         self.finished = False
         self._first_hand = True
+        self.seat_changes: list[SeatChange] = []
+        self.shared_level: int | None = None  # a tournament's level (None: R10, by hands here)
 
     def copy(self) -> Game:
         """An independent twin (like ``Game.from_dict(self.to_dict())``, without replaying the
@@ -140,6 +195,7 @@ class Game:
             for s, v in self.seats.items()
         }
         twin.hand = self.hand.copy() if self.hand is not None else None
+        twin.seat_changes = list(self.seat_changes)
         return twin
 
     # ------------------------------------------------------------------ queries
@@ -149,6 +205,8 @@ class Game:
 
     @property
     def level(self) -> int:
+        if self.shared_level is not None:
+            return self.shared_level
         return level_for_hand(max(self.hand_number, 1), self.settings.blind_every)
 
     @property
@@ -156,8 +214,9 @@ class Game:
         return BLIND_LEVELS[self.level]
 
     def hands_to_next_level(self) -> int | None:
-        """Hands still to be dealt at this level after the current one (None at the last level)."""
-        if self.level == len(BLIND_LEVELS) - 1:
+        """Hands still to be dealt at this level after the current one (None at the last level,
+        and at a tournament's table, whose level the tournament sets)."""
+        if self.level == len(BLIND_LEVELS) - 1 or self.shared_level is not None:
             return None
         every = self.settings.blind_every
         return every - 1 - (max(self.hand_number, 1) - 1) % every
@@ -175,19 +234,155 @@ class Game:
             return outside + sum(self.hand.stack) + sum(self.hand.total)
         return sum(st.stack for st in self.seats.values())
 
+    def chips_expected(self) -> int:
+        """What ``total_chips`` must be (T7): every first player's starting stack, plus the
+        chips that arrived with players, minus those that left with them."""
+        arrived = [c for c in self.seat_changes if c.kind == ARRIVE]
+        departed = [c for c in self.seat_changes if c.kind == DEPART]
+        first_players = len(self.seats) - len(arrived) + len(departed)
+        return (
+            self.settings.starting_stack * first_players
+            + sum(c.stack for c in arrived) - sum(c.stack for c in departed)
+        )
+
+    @property
+    def can_deal(self) -> bool:
+        """Whether a hand can be dealt now: none running, the game on, two players with chips."""
+        return not self.finished and not self.hand_running and len(self.players_with_chips) >= 2
+
+    def next_blinds(self) -> tuple[int, int, int] | None:
+        """(button, small blind, big blind) seats of the next hand if it were dealt now (T2,
+        T4: who moves, where a newcomer sits); None when it cannot be dealt."""
+        if self.hand_running or len(self.players_with_chips) < 2:
+            return None
+        button = self._choose_button()
+        with_chips = self.players_with_chips
+        small = button if len(with_chips) == 2 else self._next_with_chips(button)
+        return button, small, self._next_with_chips(small)
+
+    def hands_before_big_blind(self, seat: int) -> int:
+        """T4: how many hands a player who sat down at the free ``seat`` now would be dealt
+        before posting the big blind (0: at once, next hand), if nobody else came or went."""
+        probe = self.copy()
+        probe.arrive(seat, 1)
+        for waited in range(MAX_PLAYERS + 1):
+            blinds = probe.next_blinds()
+            if blinds is None:
+                break
+            button, _small, big = blinds
+            if big == seat:
+                return waited
+            probe.button, probe.last_big_blind, probe._first_hand = button, big, False
+        return MAX_PLAYERS + 1
+
+    def worst_seats(self) -> list[int]:
+        """T4: the free seats, the one whose newcomer posts the big blind soonest first (a
+        tie: the first after the seat that posts the small blind next)."""
+        free = [s for s in range(MAX_PLAYERS) if s not in self.seats]
+        if self.hand_running or len(self.players_with_chips) < 1 or self.finished:
+            return free
+        blinds = self.next_blinds() if len(self.players_with_chips) >= 2 else None
+        small = blinds[1] if blinds is not None else -1
+        return sorted(free, key=lambda s: (
+            self.hands_before_big_blind(s) if blinds is not None else 0,
+            (s - small - 1) % MAX_PLAYERS,
+        ))
+
+    # ------------------------------------------------------------------ arriving, leaving
+    def verify_arrive(self, seat: int, stack: int) -> None:
+        """Raises ``GameError`` saying why a player cannot sit at ``seat`` with ``stack`` now."""
+        if self.finished:
+            raise GameError("the game is over")
+        if self.hand_running:
+            raise GameError("a player sits down only between hands")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < MAX_PLAYERS:
+            raise GameError(f"seat numbers run from 0 to {MAX_PLAYERS - 1}")
+        if seat in self.seats:
+            raise GameError(f"seat {seat} is taken")
+        if len(self.seats) >= MAX_PLAYERS:
+            raise GameError("the table is full")
+        if isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
+            raise GameError("a player arrives with a positive whole number of chips")
+
+    def can_arrive(self, seat: int, stack: int) -> bool:
+        try:
+            self.verify_arrive(seat, stack)
+        except GameError:
+            return False
+        return True
+
+    def verify_depart(self, seat: int) -> None:
+        """Raises ``GameError`` saying why the player at ``seat`` cannot leave now."""
+        if self.hand_running:
+            raise GameError("a player leaves only between hands")
+        if seat not in self.seats:
+            raise GameError(f"nobody sits at seat {seat}")
+
+    def can_depart(self, seat: int) -> bool:
+        try:
+            self.verify_depart(seat)
+        except GameError:
+            return False
+        return True
+
+    def arrive(self, seat: int, stack: int, is_person: bool = True) -> SeatChange:
+        """T7: a player sits at the empty ``seat`` with ``stack`` chips, between hands; they
+        are dealt in from the next hand."""
+        self.verify_arrive(seat, stack)
+        change = SeatChange(ARRIVE, seat, stack, bool(is_person), self.hand_number)
+        self.apply_seat_change(change)
+        return change
+
+    def depart(self, seat: int) -> SeatChange:
+        """T7: the player at ``seat`` leaves between hands with every chip of their stack (none
+        when they are out); the seat is empty from then on."""
+        self.verify_depart(seat)
+        state = self.seats[seat]
+        change = SeatChange(DEPART, seat, state.stack, state.is_person, self.hand_number)
+        self.apply_seat_change(change)
+        return change
+
+    def apply_seat_change(self, change: SeatChange) -> None:
+        """Apply one entry of the log (``arrive``/``depart``, or a replay of a saved log)."""
+        if change.kind == ARRIVE:
+            self.verify_arrive(change.seat, change.stack)
+            if self.hand is not None and change.seat in self.hand.seats:
+                # The last hand is put away: the newcomer must never see the cards the seat's
+                # previous player held in it.
+                self.hand = None
+            self.seats[change.seat] = SeatState(change.seat, change.stack, change.is_person)
+            self.seats = dict(sorted(self.seats.items()))
+        elif change.kind == DEPART:
+            self.verify_depart(change.seat)
+            if self.seats[change.seat].stack != change.stack:
+                raise GameError(f"seat {change.seat} does not hold {change.stack} chips")
+            del self.seats[change.seat]
+        else:
+            raise GameError(f"unknown seat change {change.kind!r}")
+        self.seat_changes.append(change)
+
+    def set_level(self, level: int) -> None:
+        """A tournament's blind level (index into BLIND_LEVELS, T8) for the hands dealt from
+        now on; the running hand keeps the blinds it was dealt with."""
+        if not 0 <= level < len(BLIND_LEVELS):
+            raise GameError("no such blind level")
+        self.shared_level = level
+
     # ------------------------------------------------------------------ playing
     def _next_with_chips(self, after: int) -> int:
+        """The first seat to the left of seat number ``after`` (which may be empty now: a
+        player left) whose player has chips (R4)."""
         ordered = sorted(self.seats)
-        start = ordered.index(after)
-        for k in range(1, len(ordered) + 1):
-            seat = ordered[(start + k) % len(ordered)]
+        for seat in [s for s in ordered if s > after] + [s for s in ordered if s <= after]:
             if self.seats[seat].stack > 0:
                 return seat
         raise GameError("nobody has chips")
 
     def _choose_button(self) -> int:
         if self._first_hand:
-            return self.button
+            if self.button in self.seats and self.seats[self.button].stack > 0:
+                return self.button
+            return self._next_with_chips(self.button)
         # R7: the button moves to the next player to the left who still has chips.
         button = self._next_with_chips(self.button)
         if len(self.players_with_chips) == 2:
@@ -212,6 +407,8 @@ class Game:
             raise GameError("the game is over")
         if self.hand_running:
             raise GameError("a hand is already being played")
+        if len(self.players_with_chips) < 2:
+            raise GameError("a hand needs two players with chips")
         self.button = self._choose_button()
         self._first_hand = False
         self.hand_number += 1
@@ -254,6 +451,8 @@ class Game:
             if end == 0:
                 state.out_hand = hand.settings.hand_number  # R31
                 state.out_stack = start
+        if not self.settings.stand_alone:
+            return  # a tournament's table: the tournament ends it (T6)
         with_chips = self.players_with_chips
         persons = [st for st in self.seats.values() if st.is_person]
         if (
@@ -307,7 +506,7 @@ class Game:
     # ------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
         """The whole game as JSON (the running hand as its record: it contains the deck)."""
-        return {
+        data: dict[str, Any] = {
             "version": STATE_VERSION,
             "settings": self.settings.to_dict(),
             "seats": [st.to_dict() for st in self.seats.values()],
@@ -318,6 +517,11 @@ class Game:
             "finished": self.finished,
             "hand": hand_record(self.hand) if self.hand is not None else None,
         }
+        if self.seat_changes:  # only then: a game saved before stays the same JSON
+            data["seat_changes"] = [c.to_dict() for c in self.seat_changes]
+        if self.shared_level is not None:
+            data["shared_level"] = self.shared_level
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], base: Game | None = None) -> Game:
@@ -342,4 +546,7 @@ class Game:
         game.finished = bool(data["finished"])
         known = base.hand if base is not None else None
         game.hand = replay(data["hand"], known) if data.get("hand") else None
+        game.seat_changes = [SeatChange.from_dict(c) for c in data.get("seat_changes", ())]
+        level = data.get("shared_level")
+        game.shared_level = None if level is None else _whole(level, "shared_level")
         return game

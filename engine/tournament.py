@@ -33,13 +33,17 @@ class Player:
 class TableState:
     """One table as the balancing rules see it. ``seats`` maps a position (0..5) to its
     player; ``next_small_blind``/``next_big_blind`` are the positions that post next hand
-    (None when the table cannot deal); ``between_hands`` says whether a player may leave it."""
+    (None when the table cannot deal); ``between_hands`` says whether a player may leave it.
+    ``free_order``: when the table's game is known, its free seats from the worst (the one
+    whose newcomer posts the big blind soonest, ``engine.game.Game.worst_seats``) to the best;
+    T4 then follows it rather than counting from the small blind."""
 
     number: int
     seats: Mapping[int, Player]
     next_small_blind: int | None = None
     next_big_blind: int | None = None
     between_hands: bool = True
+    free_order: tuple[int, ...] | None = None
 
     @property
     def size(self) -> int:
@@ -81,13 +85,18 @@ def seat_entrants(
 
 
 def worst_position(table: TableState, taken: Sequence[int] = ()) -> int:
-    """T4: the empty seat that will post the big blind soonest: the first free position after
-    the seat that posts the small blind next hand (a newcomer there is big blind at once);
-    without a known small blind, the lowest free position."""
+    """T4: the empty seat that will post the big blind soonest: the table's ``free_order``
+    when given, else the first free position after the seat that posts the small blind next
+    hand (a newcomer there is big blind at once); without a known small blind, the lowest
+    free position."""
     occupied = set(table.seats) | set(taken)
     free = [p for p in range(MAX_SEATS) if p not in occupied]
     if not free:
         raise TournamentError(f"table {table.number} is full")
+    if table.free_order is not None:
+        ordered = [p for p in table.free_order if p in free]
+        if ordered:
+            return ordered[0]
     if table.next_small_blind is None:
         return free[0]
     start = table.next_small_blind

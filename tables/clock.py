@@ -21,7 +21,8 @@ from django.utils import timezone
 from engine.actions import ActionError
 from tables import cache, computer, metrics
 from tables.models import Table
-from tables.write import late
+from tables.tournament.between import between_hands
+from tables.write import late, reasons
 from tables.write.lobby import deal
 from tables.write.path import Busy, Change, apply_change, write_then_notify
 from tables.write.play import note_time_out
@@ -57,12 +58,23 @@ def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
     table = rows[0] if rows and rows[0].version == version else None
     if table is None or not _due(table, now or timezone.now()):
         return False
+    if table.tournament_id is not None and table.deadline_kind == Table.Deadline.NEXT_HAND:
+        # A tournament's table deals after the tournament's business (issue 30): busts,
+        # places, moves between its tables, the shared level (tables.tournament.between).
+        done = between_hands(table.tournament_id, table_id, version)
+        if done:
+            metrics.deadline_fired(table.deadline_kind)
+        return done
     bot_action = None
+    bot_reason = None
     if table.deadline_kind == Table.Deadline.BOT:
         # Decided outside the lock (a hard computer player may think a little). A computer
         # player that fails checks or folds like a person out of time: the table never stalls.
         try:
-            bot_action = computer.decide_for(table)
+            # hook(issue-27): at a learning table, with the public part of its reason
+            bot_action, bot_reason = computer.explained_for(
+                table, explain=reasons.learning_on(table)
+            )
         except Exception:
             log.exception("the computer player at table %s could not decide", table_id)
 
@@ -86,6 +98,8 @@ def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
             try:
                 game.act(bot_action.seat, bot_action.kind, bot_action.amount)
                 action = bot_action
+                if bot_reason is not None:
+                    reasons.remember(current, game, bot_reason)
             except ActionError:
                 log.warning("computer player at table %s chose %s: refused", table_id, bot_action)
         if action is None:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import random
 import secrets
+from typing import Any
 
 from engine.actions import Action
-from engine.bots import decide
+from engine.bots import decide, decide_explained
 from engine.game import Game
 from engine.views import game_view
 from tables import cache
@@ -23,18 +24,30 @@ def decide_for(table: Table) -> Action | None:
 
     Randomness is fresh from ``secrets`` in play and repeatable when TABLES_SEED is set.
     """
+    return explained_for(table, explain=False)[0]
+
+
+def explained_for(
+    table: Table, *, explain: bool = True
+) -> tuple[Action | None, dict[str, Any] | None]:
+    """``decide_for``'s decision (the same for the same seed) and, with ``explain``, the public
+    part of its reason (``engine.bots.reasons.Reason.public``: nothing about its cards)."""
     if table.state is None:
-        return None
+        return None, None
     game = Game.from_dict(table.state)
     hand = game.hand
     if hand is None or hand.finished or hand.seat_to_act is None:
-        return None
+        return None, None
     seat = hand.seat_to_act
     row = Seat.objects.filter(table=table, position=seat, is_computer=True).first()
     if row is None:
-        return None
+        return None, None
     rng = seeded(table.id, "bot", game.hand_number, len(hand.actions)) or random.Random(
         secrets.randbits(64)
     )
     level = row.level or table.computer_level
-    return decide(level, game_view(game, seat), cache.past_views(table.id, table.code, seat), rng)
+    view, past = game_view(game, seat), cache.past_views(table.id, table.code, seat)
+    if not explain:
+        return decide(level, view, past, rng), None
+    action, reason = decide_explained(level, view, past, rng)
+    return action, reason.public()

@@ -11,7 +11,10 @@ What is counted, and where the count is taken:
 - ``holdem_write_retries_total``: changes of play first tried on the version this process holds
   that had to be made again under the table's row lock (tables.write.path.apply_change);
 - ``holdem_deadlines_fired_total``: deadlines fired by this process's clock, by kind;
-- ``holdem_chat_messages_total``: chat messages sent (``chat_message()``).
+- ``holdem_chat_messages_total``: chat messages sent (``chat_message()``);
+- ``holdem_not_announced_total``: group messages that could not be sent (the channel layer,
+  Redis, away): what they told is committed and phones catch up when they ask
+  (tables.write.tell).
 
 Each process keeps its own figures: Prometheus scrapes every process at its own port.
 """
@@ -38,6 +41,9 @@ DEADLINES_FIRED = Counter(
     "holdem_deadlines_fired", "Deadlines fired by this process's clock.", ["kind"]
 )
 CHAT_MESSAGES = Counter("holdem_chat_messages", "Chat messages sent at tables.")
+NOT_ANNOUNCED = Counter(
+    "holdem_not_announced", "Group messages not sent: the channel layer was away."
+)
 
 # An action's frames are all sent within milliseconds; one still open after this long (its
 # phones gone, the table quiet) is measured as it stands.
@@ -54,6 +60,10 @@ def websocket_closed() -> None:
 
 def write_retried() -> None:
     WRITE_RETRIES.inc()
+
+
+def not_announced() -> None:
+    NOT_ANNOUNCED.inc()
 
 
 def deadline_fired(kind: str) -> None:

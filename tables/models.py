@@ -87,10 +87,22 @@ class Table(models.Model):
         max_length=10, choices=Deadline.choices, default=Deadline.NONE, blank=True
     )
     paused = models.BooleanField(default=False, help_text=_("A moderator stopped the clock."))
+    # A learning table (issue 27): a tap on a computer player's last action tells why it took
+    # it. Always on against the computer; the host of a friends table may turn it on.
+    learning = models.BooleanField(default=False)
+    # At a learning table, the public reasons of the computer players' actions in the hand
+    # being played (tables.write.reasons): nothing hidden, so the row may be told as it is.
+    bot_reasons = models.JSONField(default=list, blank=True)
     closed_reason = models.CharField(max_length=200, blank=True)
     next_table = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # A table of a tournament (issue 30): its tournament and its number there (1, 2, ...).
+    tournament = models.ForeignKey(
+        "tables.Tournament", null=True, blank=True, on_delete=models.CASCADE,
+        related_name="tables",
+    )
+    tournament_number = models.PositiveSmallIntegerField(null=True, blank=True)
 
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
@@ -222,6 +234,9 @@ class Hand(models.Model):
     # The deck commitment's root (hex) every phone was shown before the first card was dealt
     # (engine.proof; tables.proof_views serves the proof); "" for hands dealt without one.
     deck_root = models.CharField(max_length=64, blank=True)
+    # The public reasons of the computer players' actions (tables.write.reasons), by action:
+    # [] for hands played before issue 27 or away from a learning table; never replayed.
+    reasons = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["table", "number"]
@@ -390,3 +405,5 @@ from tables.season.models import Group as Group  # noqa: E402
 from tables.season.models import GroupGame as GroupGame  # noqa: E402
 from tables.season.models import IdentityMove as IdentityMove  # noqa: E402
 from tables.season.models import StatsAtTable as StatsAtTable  # noqa: E402
+from tables.tournament.models import Entrant as Entrant  # noqa: E402
+from tables.tournament.models import Tournament as Tournament  # noqa: E402

@@ -12,7 +12,8 @@ Each breach names its invariant, the table, the hand and the version. The invari
 - ``twice``: no action counted twice: no action id applied fresh on two sends, no two ids on
   one action of the history, and no action of a person's seat that neither one of their taps
   nor their own time-out explains (a time-out only after the turn's full time, or at once for
-  a seat marked away: two time-outs in a row);
+  a seat marked away, P1: the frames at that version draw the seat away; a record without
+  that falls back on counting two time-outs in a row seen whole);
 - ``deadline``: every deadline fired once: no table overdue when play stopped, no table still
   (no new version) for more than a turn's time plus 10 s after the last fault, no two
   time-outs recorded for one version;
@@ -30,9 +31,11 @@ each action, so a version maps to (hand, actions so far).
 from __future__ import annotations
 
 import itertools
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from engine.actions import Action, ActionKind
@@ -83,11 +86,14 @@ def read_database(url: str) -> Database:
             tables[row[0]] = {"code": row[1], "status": row[2], "version": row[3],
                               "state": row[4], "turn_seconds": row[5], "recent_actions": row[6],
                               "seats": {}}
-        for table_id, position, is_computer in conn.execute(
-            "SELECT table_id, position, is_computer FROM tables_seat"
+        for table_id, position, is_computer, away, timeouts in conn.execute(
+            "SELECT table_id, position, is_computer, away, timeouts_in_row FROM tables_seat"
         ):
             if table_id in tables:
                 tables[table_id]["seats"][position] = is_computer
+                # the seats' away state at the end (P1), for reading a record by hand
+                tables[table_id].setdefault("away", {})[position] = {
+                    "away": away, "timeouts_in_row": timeouts}
         for row in conn.execute(
             "SELECT table_id, number, record, players, final_stacks, cancelled "
             "FROM tables_hand ORDER BY table_id, number"
@@ -105,6 +111,20 @@ def read_database(url: str) -> Database:
             ):
                 hand["record"] = running
     return Database(tables, dict(hands))
+
+
+def save_database(db: Database, path: Path) -> None:
+    """What the checker read, as JSON next to the record: the check can be run again, and the
+    hands read, after the stack is gone (``load_database``)."""
+    path.write_text(json.dumps({"tables": db.tables, "hands": db.hands}, default=str))
+
+
+def load_database(path: Path) -> Database:
+    raw = json.loads(path.read_text())
+    tables = {int(k): {**t, "seats": {int(p): c for p, c in t["seats"].items()},
+                       "away": {int(p): a for p, a in (t.get("away") or {}).items()}}
+              for k, t in raw["tables"].items()}
+    return Database(tables, {int(k): hs for k, hs in raw["hands"].items()})
 
 
 @dataclass
@@ -159,6 +179,7 @@ def check(events: list[dict[str, Any]], db: Database) -> Report:
     _check_convergence(events, faults, report)
     _check_hole_cards(frames_by_table, replays, report)
     _check_http(events, faults, report)
+    _fill_places(report, at_version)
     sent = [e for e in events if e["e"] == "sent" and e["kind"] != "sync"]
     kinds: dict[str, int] = defaultdict(int)
     for f in faults:
@@ -266,6 +287,24 @@ def _version_map(
     return out
 
 
+def _fill_places(report: Report, at_version: dict[tuple[int, int], tuple[int, int]]) -> None:
+    """Every breach names its table, hand and version where the record can tell them: a hand's
+    breach without a version gets the first version its table was seen at in that hand, a
+    version's breach without a hand gets the hand shown at that version."""
+    first: dict[tuple[int, int], int] = {}
+    for (table_id, version), (hand_number, _taken) in sorted(at_version.items()):
+        first.setdefault((table_id, hand_number), version)
+    for n, b in enumerate(report.breaches):
+        if b.table is None:
+            continue
+        if b.version is None and b.hand is not None:
+            report.breaches[n] = Breach(b.invariant, b.table, b.hand,
+                                        first.get((b.table, b.hand)), b.detail)
+        elif b.hand is None and b.version is not None and (b.table, b.version) in at_version:
+            report.breaches[n] = Breach(b.invariant, b.table, at_version[(b.table, b.version)][0],
+                                        b.version, b.detail)
+
+
 def _first_seen(frames: list[dict[str, Any]]) -> dict[int, float]:
     seen: dict[int, float] = {}
     for frame in frames:
@@ -338,10 +377,22 @@ def _check_actions(
     by_index: dict[tuple[int, int, int], int] = {}
     for (table_id, version), (hand_number, taken) in at_version.items():
         by_index.setdefault((table_id, hand_number, taken), version)
+    catch_ups: set[int] = set()
+    fresh_socket: set[str] = set()
+    for e in events:
+        if e["e"] == "conn" and e["state"] == "open":
+            fresh_socket.add(e["player"])
+        elif e["e"] == "frame" and e["player"] in fresh_socket:
+            fresh_socket.discard(e["player"])
+            catch_ups.add(id(e))
     timeouts = 0
     for table_id, table in db.tables.items():
-        first_seen = _first_seen(sorted(frames.get(table_id, []), key=lambda f: f["t"]))
+        # Only frames received live: the first frame on a new socket is a catch-up, and two
+        # versions first seen in one catch-up say nothing of how long the turn lasted.
+        first_seen = _first_seen(sorted((f for f in frames.get(table_id, [])
+                                         if id(f) not in catch_ups), key=lambda f: f["t"]))
         turn = float(table["turn_seconds"])
+        shown_away = _away_by_version(frames.get(table_id, []))
         in_row: dict[int, int] = defaultdict(int)
         for hand in db.hands.get(table_id, []):
             replayed = replays.get((table_id, hand["number"]))
@@ -360,7 +411,11 @@ def _check_actions(
                     in_row[action.seat] = 0  # not seen whole: nothing to say
                     continue
                 waited = first_seen[version + 1] - first_seen[version]
-                away = in_row[action.seat] >= 2
+                # Away (P1: acted for after a short pause) as the players were shown it at that
+                # version, the very state the deadline was set from; without frames that say,
+                # two time-outs in a row (a count that misses those not seen whole).
+                shown = shown_away.get(version)
+                away = action.seat in shown if shown is not None else in_row[action.seat] >= 2
                 timeouts += 1
                 in_row[action.seat] += 1
                 if action.kind not in (ActionKind.CHECK, ActionKind.FOLD):
@@ -373,6 +428,16 @@ def _check_actions(
                                f"no tap of theirs counted there, and the turn lasts {turn:.0f} s "
                                "(a double or an early deadline)")
     report.figures["time_outs"] = timeouts
+
+
+def _away_by_version(frames: list[dict[str, Any]]) -> dict[int, set[int]]:
+    """version -> the seats drawn away in the frames of that version (only versions some frame
+    drew its seats at: a record from before frames carried ``away`` has none)."""
+    out: dict[int, set[int]] = {}
+    for frame in frames:
+        if frame.get("away") is not None:
+            out.setdefault(frame["version"], set()).update(frame["away"])
+    return out
 
 
 def _check_deadlines(
@@ -477,25 +542,31 @@ def _check_http(events: list[dict[str, Any]], faults: list[dict[str, Any]],
     # (the service answers a moment before its start command returns)
     away = [(f["start"] + 2.0, f["end"] - 1.0) for f in faults
             if f["kind"] in ("redis_stop", "pg_fast", "pg_immediate")]
+    by_path = {f"/t/{t['code']}/": t["id"] for e in events if e["e"] == "tables"
+               for t in e["tables"]}
     asked = bad = 0
     for e in events:
         if e["e"] != "http":
             continue
         asked += 1
+        table = by_path.get(e["path"])
         asked_at, answered_at = e["t"], e["t"] + e.get("took", 0.0)
         inside = any(a <= answered_at and asked_at <= b for a, b, _k in windows)
         status = e["status"]
         healthz = e["path"] == "/healthz"
         if not inside and (status >= 500 or status == 0):
             bad += 1
-            report.add("http", None, None, None,
+            report.add("http", table, None, None,
                        f"{e['path']} answered {status or 'nothing'} at {e['t']:.1f} s, outside "
                        "every fault window")
-        elif inside and status >= 500 and not e["friendly"] and not (healthz and status == 503):
+        elif inside and (status >= 500 or status == 0) and not e["friendly"] and not (
+            healthz and status == 503
+        ):
+            # during a fault a page still answers: the app's own error page (/healthz: 503)
             bad += 1
-            report.add("http", None, None, None,
-                       f"{e['path']} answered {status} at {e['t']:.1f} s without the app's "
-                       "own error page")
+            report.add("http", table, None, None,
+                       f"{e['path']} answered {status or 'nothing'} at {e['t']:.1f} s without "
+                       "the app's own error page")
         if healthz and status == 200 and any(a <= asked_at and answered_at <= b
                                              for a, b in away):
             report.add("http", None, None, None,

@@ -33,9 +33,24 @@ DATA_MARK = '<script id="table-data"'
 _NOTICE = re.compile(r'id="table-notice"[^>]*data-code="([a-z_]+)"')
 _CARD = re.compile(r'data-card="([2-9TJQKA][cdhs])"')
 _EVENTS = re.compile(r'id="last-line"[^>]*data-announce-id="[A-Z0-9]+-(\d+)-(\d+)"')
+# An opponent's seat (components/seat.html): its classes (``seat--away``: played for, P1) and
+# its number; the viewer's own seat is away when the frame offers "I'm back" instead.
+_SEAT = re.compile(r'<div class="seat( [^"]*)?"\s+data-seat="(\d+)"')
+_COME_BACK = 'data-testid="come-back"'
 # What a notice says became of the action just sent, or asked about after a drop.
 APPLIED = {"already_counted", "pending_applied"}
 SAVING_SLOWLY = "saving_slowly"  # the database is away: try again in a moment
+
+
+def away_seats(text: str, you: int | None) -> list[int] | None:
+    """The seats a frame shows as away (None: a frame with no seats drawn, which says nothing)."""
+    seats = _SEAT.findall(text)
+    if not seats:
+        return None
+    away = {int(number) for classes, number in seats if "seat--away" in classes.split()}
+    if you is not None and _COME_BACK in text:
+        away.add(int(you))
+    return sorted(away)
 
 
 @dataclass
@@ -139,7 +154,7 @@ class Player:
                 events=int(events.group(2)) if events else None, screen=data.get("screen"),
                 to_act=data.get("to_act"), you=data.get("you"),
                 cards=sorted(set(_CARD.findall(text))), hand_over=bool(data.get("hand_over")),
-                notice=code,
+                notice=code, away=away_seats(text, data.get("you")),
             )
             if version >= self.version:
                 self.version, self.data = version, data

@@ -14,12 +14,14 @@ the harness's monotonic clock) and ``e`` (what it is):
   notice's code) or, after a drop, the server's answer to ``sync`` (pending_applied...);
 - ``conn``: a socket opened or closed (``drop``: closed by the fault schedule);
 - ``http``: a page asked through nginx (path, status, friendly: the app's own error page);
+- ``stack``: the ports the stack listens on;
 - ``end``: play stopped; ``stuck``: tables whose deadline was overdue at that moment.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,10 @@ class Recorder:
         self.started = time.monotonic()
         self.events: list[dict[str, Any]] = []
         self._file = open(path, "w", encoding="utf-8") if path else None  # noqa: SIM115
+        # Pages are asked from threads (asyncio.to_thread) while the players write from the
+        # loop: a text file's writes are not safe across threads (one CI run's record had a
+        # line of NUL-interleaved bytes), so each event is written whole under a lock.
+        self._lock = threading.Lock()
 
     def now(self) -> float:
         return round(time.monotonic() - self.started, 4)
@@ -40,15 +46,18 @@ class Recorder:
 
     def add(self, kind: str, /, **fields: Any) -> dict[str, Any]:
         event = {"t": fields.pop("t", None) or self.now(), "e": kind, **fields}
-        self.events.append(event)
-        if self._file is not None:
-            self._file.write(json.dumps(event, separators=(",", ":")) + "\n")
+        line = json.dumps(event, separators=(",", ":")) + "\n"
+        with self._lock:
+            self.events.append(event)
+            if self._file is not None:
+                self._file.write(line)
         return event
 
     def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
 
 
 def load(path: Path) -> list[dict[str, Any]]:

@@ -12,15 +12,17 @@ import os
 import random
 import signal
 import ssl
+import subprocess
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from benchmarks.chaos import checker, faults
 from benchmarks.chaos.players import Player, Prober
 from benchmarks.chaos.record import Recorder
-from benchmarks.chaos.stack import ROOT, Stack
+from benchmarks.chaos.stack import PG_BIN, ROOT, Stack
 
 OUT = ROOT / "benchmarks" / "out" / "chaos"
 LEVELS = ("hard", "medium", "easy")
@@ -160,7 +162,8 @@ def summary(report: checker.Report, args: argparse.Namespace) -> str:
         f"(by fault: {f.get('converge_by_fault')})",
         f"  pages asked: {f.get('http_asked')}; frames checked for hidden cards: "
         f"{f.get('frames_checked_for_cards')}",
-        f"  breaches: {len(report.breaches)}",
+        f"  breaches: {len(report.breaches)} "
+        f"{dict(sorted(Counter(b.invariant for b in report.breaches).items()))}",
     ]
     lines += [f"    {b}" for b in report.breaches[:200]]
     return "\n".join(lines)
@@ -171,15 +174,31 @@ def _interrupted(number: int, frame: object) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.check:
+        from benchmarks.chaos.record import load
+
+        report = checker.check(load(args.check[0]), checker.load_database(args.check[1]))
+        print(summary(report, args))
+        return 0 if not report.breaches else 1
+    report, _record = soak(args)
+    return 0 if not report.breaches else 1
+
+
+def soak(args: argparse.Namespace) -> tuple[checker.Report, Path]:
+    """The whole soak (stack up, play with the faults, stack down, check): the checker's report
+    and the record's path. Everything started is stopped, whatever happens."""
     if not 0 < args.minutes <= MAX_MINUTES:
         raise SystemExit(f"--minutes: more than 0, at most {MAX_MINUTES:.0f}")
     OUT.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     record_path = OUT / f"record-{args.seed}-{stamp}.jsonl"
+    database_path = OUT / f"database-{args.seed}-{stamp}.json"
     folder = Path(tempfile.mkdtemp(prefix="holdem-chaos-"))
     os.chmod(folder, 0o755)  # the postgres user goes through it to its cluster
     stack = Stack(folder, next_hand_pause=args.next_hand_pause, bot_pause=args.bot_pause)
     recorder = Recorder(record_path)
+    recorder.add("stack", ports=[stack.postgres.port, stack.redis_port, stack.https, stack.http,
+                                 *stack.ports])
     previous = signal.getsignal(signal.SIGTERM)
     signal.signal(signal.SIGTERM, _interrupted)
     try:
@@ -196,6 +215,12 @@ def run(args: argparse.Namespace) -> int:
         asyncio.run(play(stack, tables, args, recorder))
         recorder.close()
         database = checker.read_database(stack.postgres.url)
+        checker.save_database(database, database_path)
+        if args.keep:
+            dump = folder / "holdem_chaos.sql"
+            subprocess.run([str(PG_BIN / "pg_dump"), "-f", str(dump), stack.postgres.url],
+                           check=True, capture_output=True, timeout=120)
+            print(f"database dumped to {dump}", flush=True)
     finally:
         recorder.close()
         stack.close()
@@ -211,8 +236,10 @@ def run(args: argparse.Namespace) -> int:
     print(text)
     saved = OUT / f"report-{args.seed}-{stamp}.txt"
     saved.write_text(text + "\n" + json.dumps(report.figures, indent=1) + "\n")
-    print(f"record: {record_path.relative_to(ROOT)}; report: {saved.relative_to(ROOT)}")
-    return 0 if not report.breaches else 1
+    print(f"record: {record_path.relative_to(ROOT)}; database: "
+          f"{database_path.relative_to(ROOT)}; report: {saved.relative_to(ROOT)}"
+          + (f"; stack kept in {folder}" if args.keep else ""))
+    return report, record_path
 
 
 def parser() -> argparse.ArgumentParser:
@@ -229,7 +256,11 @@ def parser() -> argparse.ArgumentParser:
                    help="share of the sockets dropped each minute")
     p.add_argument("--next-hand-pause", type=float, default=1.0)
     p.add_argument("--bot-pause", default="0.3,0.9")
-    p.add_argument("--keep", action="store_true", help="keep the stack's folder (logs)")
+    p.add_argument("--keep", action="store_true",
+                   help="keep the stack's folder (logs, the PostgreSQL cluster) and a pg_dump "
+                        "of the database in it")
+    p.add_argument("--check", nargs=2, metavar=("RECORD", "DATABASE"), type=Path,
+                   help="no soak: run the checker again over a saved record and database")
     return p
 
 

@@ -190,7 +190,7 @@ def nginx_conf(folder: Path, https: int, http: int, ports: list[int], static: Pa
     main = _nginx_conf(folder, https, http, ports[:2], static, cert, key)
     site = folder / "holdem.conf"
     text = site.read_text()
-    second = f"server 127.0.0.1:{ports[1]} max_fails=1 fail_timeout=10s;"
+    second = f"server 127.0.0.1:{ports[1]} max_fails=0;"
     assert text.count(second) == 2, "deploy/nginx/holdem.conf changed its upstreams"
     third = second.replace(str(ports[1]), str(ports[2]))
     site.write_text(text.replace(second, f"{second}\n    {third}"))

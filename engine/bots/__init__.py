@@ -14,6 +14,10 @@ Contract used by the tables app (kept stable while the bots grow):
 Nothing in this package imports the hand or game state machines: a bot only ever gets the JSON
 view, which holds no deck, no burnt cards and no hidden hole cards.
 
+``decide_explained(level, view, past, rng) -> (Action, Reason)`` takes the same action as
+``decide`` for the same generator, with the reason the bot noted while deciding
+(:mod:`engine.bots.reasons`: its private motive and strength, and a public part).
+
 ``describe_opponents(past, seat)`` tells how a (hard) computer player in ``seat`` saw each
 opponent during the game.
 """
@@ -27,12 +31,13 @@ from typing import Any
 
 from engine.actions import Action
 from engine.bots import easy, hard, medium
-from engine.bots.base import read_spot
+from engine.bots.base import Spot, read_spot
 from engine.bots.model import describe, model_from_past
+from engine.bots.reasons import Notes, Reason
 
 LEVELS = ("easy", "medium", "hard")
 
-__all__ = ["LEVELS", "decide", "describe_opponents", "new_rng"]
+__all__ = ["LEVELS", "Reason", "decide", "decide_explained", "describe_opponents", "new_rng"]
 
 
 def new_rng() -> random.Random:
@@ -44,14 +49,32 @@ def decide(
     level: str, view: Mapping[str, Any], past: Sequence[Mapping[str, Any]], rng: random.Random
 ) -> Action:
     """The action of the computer player of ``level`` whose seat's view is ``view``."""
+    return _decide(level, read_spot(view), past, rng, None)
+
+
+def decide_explained(
+    level: str, view: Mapping[str, Any], past: Sequence[Mapping[str, Any]], rng: random.Random
+) -> tuple[Action, Reason]:
+    """``decide``'s action (the same for the same ``rng``) and why: what the bot noted while
+    it decided (:mod:`engine.bots.reasons`)."""
+    spot = read_spot(view)
+    notes = Notes()
+    action = _decide(level, spot, past, rng, notes)
+    return action, notes.reason(spot, action)
+
+
+def _decide(
+    level: str, spot: Spot, past: Sequence[Mapping[str, Any]], rng: random.Random,
+    notes: Notes | None,
+) -> Action:
     if level not in LEVELS:
         raise ValueError(f"unknown computer level {level!r}")
-    spot = read_spot(view)
     if level == "easy":
-        return easy.decide(spot, rng)
+        return easy.decide(spot, rng, notes)
     if level == "medium":
-        return medium.decide(spot, rng, medium.noticed_profiles(spot, past), medium.MEDIUM)
-    return hard.decide(spot, past, rng)
+        profiles = medium.noticed_profiles(spot, past)
+        return medium.decide(spot, rng, profiles, medium.MEDIUM, notes)
+    return hard.decide(spot, past, rng, notes)
 
 
 def describe_opponents(

@@ -16,11 +16,17 @@ from engine.actions import Action
 from engine.bots import medium
 from engine.bots.base import Spot
 from engine.bots.model import Profile, model_from_past
+from engine.bots.reasons import Notes
 
-HARD = medium.Settings(trials=600, adapt=True, mistakes=0.03, fold_belief=0.9)
+# multiway=False: dealing the preflop equity against each caller's range (engine/bots/multiway.py)
+# measured no better than the fixed discount on the pool yardstick (benchmarks/README.md).
+HARD = medium.Settings(trials=600, adapt=True, mistakes=0.03, fold_belief=0.9, icm=True)
 
 
-def decide(spot: Spot, past: Sequence[Mapping[str, Any]], rng: random.Random) -> Action:
+def decide(
+    spot: Spot, past: Sequence[Mapping[str, Any]], rng: random.Random,
+    notes: Notes | None = None,
+) -> Action:
     model = model_from_past(past, spot.me)
     players = spot.n
     cache: dict[int, Profile] = {}
@@ -30,4 +36,4 @@ def decide(spot: Spot, past: Sequence[Mapping[str, Any]], rng: random.Random) ->
             cache[seat] = model.profile(seat, players)
         return cache[seat]
 
-    return medium.decide(spot, rng, profile_of, HARD)
+    return medium.decide(spot, rng, profile_of, HARD, notes)

@@ -21,10 +21,11 @@ from typing import Any
 import numpy as np
 
 from engine.actions import Action
-from engine.bots import preflop, ranges
+from engine.bots import multiway, preflop, ranges
 from engine.bots.base import Spot, all_in, bet_to, check_or_call, fold_or_check
 from engine.bots.combos import BoolArray, FloatArray, board_strength
 from engine.bots.model import Profile, model_from_past, prior_for
+from engine.bots.reasons import Notes, said
 from engine.bots.sim import deal
 
 ProfileOf = Callable[[int], Profile]
@@ -38,15 +39,29 @@ class Settings:
     # How much of the folding the profiles predict the bot believes in when it bets: the
     # medium player doubts that people fold, so it bluffs only now and then.
     fold_belief: float = 0.75
+    multiway: bool = False  # preflop equity dealt against each caller's own range (multiway.py)
+    icm: bool = False  # near the end of a game, calls of an all in priced in places (icm.py)
 
 
 MEDIUM = Settings()
 
 
-def decide(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: Settings) -> Action:
+def decide(
+    spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: Settings,
+    notes: Notes | None = None,
+) -> Action:
+    """``notes``: written as the bot decides, when it is to explain itself (never changes the
+    decision: :mod:`engine.bots.reasons`)."""
     if spot.street == 0:
-        return _preflop(spot, rng, profile_of, settings)
-    return _postflop(spot, rng, profile_of, settings)
+        return _preflop(spot, rng, profile_of, settings, notes)
+    return _postflop(spot, rng, profile_of, settings, notes)
+
+
+def _read(notes: Notes | None, seat: int, stat: str, profile: Profile) -> None:
+    """Note the habit ``stat`` of the player in ``seat`` that the decision used, if the bot
+    has seen them play (a typical player's habits are no read)."""
+    if notes is not None and profile.counts.hands > 0:
+        notes.read(seat, stat, getattr(profile, stat), profile.counts.hands)
 
 
 def typical_profiles(spot: Spot) -> ProfileOf:
@@ -95,15 +110,30 @@ class Option:
     action: Action
 
 
-def _choose(options: Sequence[Option], rng: random.Random, settings: Settings, pot: int) -> Action:
+def _choose(
+    options: Sequence[Option], rng: random.Random, settings: Settings, pot: int,
+    notes: Notes | None = None,
+) -> Action:
     ranked = sorted(options, key=lambda o: o.ev, reverse=True)
     close = len(ranked) > 1 and ranked[1].ev >= ranked[0].ev - 0.08 * pot
-    if close and rng.random() < settings.mistakes:
+    second = close and rng.random() < settings.mistakes
+    if notes is not None:
+        notes.weighed([(o.action, o.ev) for o in ranked], second)
+    if second:
         return ranked[1].action
     return ranked[0].action
 
 
 # ------------------------------------------------------------------ preflop
+# How far the folding read of the players behind may move the opening chart: it widens it against
+# players who give up more than usual (steal from tight blinds), and it never narrows it against
+# loose ones. Their calls cost a steal its folds, but the chart's hands are ahead of the wider
+# range they call with, so they win more when called; narrowing by the fold odds alone gave up
+# those opens (at the six-seat pool tables, folds of hands medium opened, against fish and
+# min-raisers behind, cost hard 9 bb/100: benchmarks/bots_diverge.py, benchmarks/README.md).
+STEAL_RANGE = (1.0, 2.0)
+# How much a raiser's VPIP read moves the share of his range that goes on against a re-raise.
+KEEP_VPIP_POWER = 0.3
 PUSH_BASE = {1: 0.55, 2: 0.36, 3: 0.27, 4: 0.21, 5: 0.17}
 
 
@@ -112,8 +142,11 @@ def push_width(players: int, behind: int, stack_bb: float) -> float:
     return float(min(max(base * (10.0 / max(stack_bb, 1.0)) ** 0.6, 0.04), 1.0))
 
 
-def _steal_factor(spot: Spot, profile_of: ProfileOf, settings: Settings) -> float:
-    """How much wider than the chart to open, from how often the players behind give up."""
+def _steal_factor(
+    spot: Spot, profile_of: ProfileOf, settings: Settings, notes: Notes | None = None
+) -> float:
+    """How much wider than the chart to open, from how often the players behind give up
+    (``STEAL_RANGE``: never narrower than the chart)."""
     if not settings.adapt:
         return 1.0
     typical = prior_for(spot.n)
@@ -123,6 +156,8 @@ def _steal_factor(spot: Spot, profile_of: ProfileOf, settings: Settings) -> floa
     ]
     if not behind:
         return 1.0
+    for seat in behind:
+        _read(notes, seat, "vpip", profile_of(seat))
 
     def folds(vpip: float) -> float:
         return float(min(max(1.0 - 1.15 * vpip, 0.05), 0.95))
@@ -130,10 +165,13 @@ def _steal_factor(spot: Spot, profile_of: ProfileOf, settings: Settings) -> floa
     model = float(np.prod([folds(profile_of(s).vpip) for s in behind]))
     usual = folds(typical.vpip) ** len(behind)
     odds = (model / (1 - model)) / (usual / (1 - usual))
-    return float(min(max(odds**0.5, 0.6), 2.0))
+    return float(min(max(odds**0.5, STEAL_RANGE[0]), STEAL_RANGE[1]))
 
 
-def _preflop(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: Settings) -> Action:
+def _preflop(
+    spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: Settings,
+    notes: Notes | None = None,
+) -> Action:
     cls = preflop.hand_class(spot.hole)
     pct = float(preflop.PERCENTILE[cls])
     bb = spot.big_blind
@@ -146,18 +184,18 @@ def _preflop(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: Se
     if level <= 1:
         if spot.legal["check"]:  # the big blind after limps
             if stack_bb <= 12 and pct <= 0.15:
-                return all_in(spot)
-            if pct <= (0.22 if spot.n == 2 else 0.12) or _punish_limpers(
-                spot, profile_of, settings, cls, [a.seat for a in limpers]
-            ):
-                return bet_to(spot, bb * (3 + len(limpers)))
-            return check_or_call(spot)
-        steal = _steal_factor(spot, profile_of, settings)
+                return said(notes, "push", all_in(spot))
+            if pct <= (0.22 if spot.n == 2 else 0.12):
+                return said(notes, "value", bet_to(spot, bb * (3 + len(limpers))))
+            if _punish_limpers(spot, profile_of, settings, cls, [a.seat for a in limpers], notes):
+                return said(notes, "punish_limpers", bet_to(spot, bb * (3 + len(limpers))))
+            return said(notes, "free_check", check_or_call(spot))
+        steal = _steal_factor(spot, profile_of, settings, notes)
         if stack_bb <= 12:
             width = push_width(spot.n, behind, stack_bb) * steal * (0.6 if limpers else 1.0)
             if pct <= width:
-                return all_in(spot)
-            return fold_or_check(spot)
+                return said(notes, "push", all_in(spot))
+            return said(notes, "fold_weak", fold_or_check(spot))
         width = ranges.open_width(spot.n, behind) * steal
         if limpers:
             width *= 0.55
@@ -167,19 +205,26 @@ def _preflop(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: Se
             size = bb * (2.5 if spot.n == 2 or behind <= 2 else 3.0) + bb * len(limpers)
             if settings.adapt and steal < 0.85:
                 size += bb * 0.5  # loose players behind: they call anyway, charge them more
+            if notes is not None:
+                chart = ranges.open_width(spot.n, behind) * (0.55 if limpers else 1.0)
+                notes.motive = (
+                    "premium" if pct <= 0.05 else "open" if pct <= chart or value_raise
+                    else "steal"
+                )
             if size >= spot.mine.stack * 0.33:
                 return all_in(spot)
             return bet_to(spot, size)
         if limpers and spot.distance_from_button(spot.me) == 1 and pct <= 0.5:
-            return check_or_call(spot)  # complete the small blind in a limped pot
+            return said(notes, "limp", check_or_call(spot))  # complete the small blind
         if loose is not None and loose[1]:
-            return check_or_call(spot)  # limp on the button: loose players pay off later
-        return fold_or_check(spot)
-    return _facing_raise(spot, rng, profile_of, settings, cls, level)
+            return said(notes, "limp", check_or_call(spot))  # loose players pay off later
+        return said(notes, "fold_weak", fold_or_check(spot))
+    return _facing_raise(spot, rng, profile_of, settings, cls, level, notes)
 
 
 def _punish_limpers(
-    spot: Spot, profile_of: ProfileOf, settings: Settings, cls: int, limpers: list[int]
+    spot: Spot, profile_of: ProfileOf, settings: Settings, cls: int, limpers: list[int],
+    notes: Notes | None = None,
 ) -> bool:
     """In the big blind after limps by players who play many more hands than usual: raise a
     hand that is well ahead of the hands they limp and call with (out of position, so it
@@ -187,6 +232,8 @@ def _punish_limpers(
     if not settings.adapt or not limpers:
         return False
     tightest = min(profile_of(s).vpip for s in limpers)
+    for seat in limpers:
+        _read(notes, seat, "vpip", profile_of(seat))
     if tightest < prior_for(spot.n).vpip * 1.2:
         return False
     eq = preflop.equity_vs(cls, preflop.top(min(tightest, 1.0))) * preflop.playability(cls)
@@ -225,16 +272,21 @@ def _facing_raise(
     settings: Settings,
     cls: int,
     level: int,
+    notes: Notes | None = None,
 ) -> Action:
     raiser = spot.last_aggressor(0)
     assert raiser is not None
     profile = profile_of(raiser)
+    _read(notes, raiser, "pfr" if level <= 2 else "reraise", profile)
     their = ranges.preflop_classes(spot, raiser, profile)
     eq = preflop.equity_vs(cls, their)
     callers = [a for a in spot.street_acts(0) if a.kind == "call" and a.level == level]
     acted = {a.seat for a in spot.street_acts(0) if a.level == level}
     behind = [s for s in spot.opponents if s.seat != raiser and s.stack > 0 and s.seat not in acted]
     eq_multi = eq * 0.82 ** len(callers) * 0.97 ** len(behind)
+    if settings.multiway and callers:
+        field = [raiser, *(a.seat for a in callers)]
+        eq_multi = multiway.field_equity(spot, field, profile_of, rng) * 0.97 ** len(behind)
     pot, call = spot.pot, spot.to_call
     mine = spot.mine
     order = spot.postflop_order()
@@ -251,7 +303,12 @@ def _facing_raise(
         left = min(mine.stack - call, raiser_info.stack)
         spr = left / max(pot + call, 1)
         realise += (1.0 - realise) * min(max(1.0 - spr / 3.0, 0.0), 1.0)
-    options.append(Option(eq_multi * realise * (pot + call) - call, check_or_call(spot)))
+    need = call / max(pot + call, 1)
+    if settings.icm and calling_all_in and multiway.icm_active(spot):
+        need = multiway.need_to_call_all_in(spot, raiser)
+    options.append(Option((eq_multi * realise - need) * (pot + call), check_or_call(spot)))
+    if notes is not None:
+        notes.equity = eq_multi
 
     if spot.legal["bet_or_raise"] is not None and not raiser_info.all_in:
         # Re-raise: to about three times the raise in position, 3.6 times out of it, plus one
@@ -275,7 +332,7 @@ def _facing_raise(
         if settings.adapt:
             typical = prior_for(spot.n)
             keep *= ((1 - profile.fold_to_bet) / (1 - typical.fold_to_bet)) ** 0.5
-            keep *= (profile.vpip / typical.vpip) ** 0.3
+            keep *= (profile.vpip / typical.vpip) ** KEEP_VPIP_POWER
             keep = min(max(keep, 0.05), 1.0)
             continuing = _top_of(their, keep)
         eq_called = preflop.equity_vs(cls, continuing) * 0.85 ** len(callers)
@@ -292,7 +349,9 @@ def _facing_raise(
         ev = fold_all * pot + (1 - fold_all) * played
         action = all_in(spot) if go_all_in else bet_to(spot, target)
         options.append(Option(ev, action))
-    return _choose(options, rng, settings, pot)
+        if notes is not None:
+            notes.fold_chances[action] = fold_all
+    return _choose(options, rng, settings, pot, notes)
 
 
 def _continuing(
@@ -335,7 +394,10 @@ def _top_of(class_weights: FloatArray, share: float) -> FloatArray:
 BET_SIZES = {1: (0.33, 0.66), 2: (0.5, 0.8), 3: (0.5, 0.8, 1.2)}
 
 
-def _postflop(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: Settings) -> Action:
+def _postflop(
+    spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: Settings,
+    notes: Notes | None = None,
+) -> Action:
     opponents = spot.opponents
     profiles = [profile_of(o.seat) for o in opponents]
     weights = [ranges.estimate(spot, o.seat, p) for o, p in zip(opponents, profiles, strict=True)]
@@ -349,6 +411,14 @@ def _postflop(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: S
     )
     equity = deal_.equity()
     pot, call = spot.pot, spot.to_call
+    if notes is not None:
+        notes.equity = equity
+        bettor = spot.last_aggressor(spot.street)
+        for o, p in zip(opponents, profiles, strict=True):
+            if call == 0:
+                _read(notes, o.seat, "fold_to_bet", p)
+            elif o.seat == bettor:
+                _read(notes, o.seat, "aggression", p)
     mine = spot.mine
     can_fold = [o.stack > 0 for o in opponents]
     options: list[Option] = []
@@ -388,10 +458,12 @@ def _postflop(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: S
             for size in sizes:
                 amount = min(size * pot, stack)
                 their = [min(amount, o.stack) for o in opponents]
-                ev = against_callers(callers_for(amount / max(pot, 1), 1.0), amount, their)
+                marks = callers_for(amount / max(pot, 1), 1.0)
+                ev = against_callers(marks, amount, their)
                 action = all_in(spot) if amount >= stack * 0.92 else bet_to(spot, amount)
                 options.append(Option(ev, action))
-        return _choose(options, rng, settings, pot)
+                _folds(notes, action, marks)
+        return _choose(options, rng, settings, pot, notes)
 
     realise = 1.0 if river or call >= mine.stack else (0.93 if in_position else 0.87)
     options.append(Option(0.0, fold_or_check(spot)))
@@ -401,11 +473,19 @@ def _postflop(spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: S
         target = min(target, mine.stack + mine.bet)
         added = target - mine.bet
         their = [max(min(target, o.stack + o.bet) - o.bet, 0) for o in opponents]
-        ev = against_callers(callers_for(added / max(pot + call, 1), 0.8), added, their)
+        marks = callers_for(added / max(pot + call, 1), 0.8)
+        ev = against_callers(marks, added, their)
         ev = ev * (1.0 if river else 0.97)
         go_all_in = target >= (mine.stack + mine.bet) * 0.92
         options.append(Option(ev, all_in(spot) if go_all_in else bet_to(spot, target)))
-    return _choose(options, rng, settings, pot)
+        _folds(notes, options[-1].action, marks)
+    return _choose(options, rng, settings, pot, notes)
+
+
+def _folds(notes: Notes | None, action: Action, callers: BoolArray) -> None:
+    """Note how often the bot reckons everyone folds to ``action`` (no caller in a deal)."""
+    if notes is not None:
+        notes.fold_chances[action] = float(1.0 - callers.any(axis=1).mean())
 
 
 # Share of its edge over an even split that a hand ahead of several players keeps when it checks

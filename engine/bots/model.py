@@ -16,6 +16,13 @@ Counted per opponent (the usual poker statistics):
 - **showdown**: of the hands in which they saw the flop, how often they went to showdown;
 - **re-raise**: how often they raised when facing a raise before the flop, which says how wide
   their three-bets and four-bets are;
+- **opens**: how often they raised when nobody had raised before them, against how often a
+  typical player raises from the same seats (``preflop.OPEN``): the width of their opening range,
+  apart from their re-raises (PFR mixes both: a player who opens most hands and seldom
+  re-raises has a typical PFR heads-up);
+- **calls of a raise**: how often they called when facing one raise, against how often a typical
+  player calls in the same spots (``preflop.call_width``): the width of their calling range
+  (VPIP mixes it with their opens);
 - **fold again**: how often they folded to a bet after having called a bet on an earlier street
   of the same hand (a player whose calls mean strength seldom does);
 - from the hands they **showed** at showdown: how many of their calls after the flop were made
@@ -35,6 +42,7 @@ from typing import Any
 
 from engine.bots.base import STREET_INDEX
 from engine.bots.combos import COMBO_INDEX, board_strength, card_ids
+from engine.bots.preflop import call_width, open_width
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +70,17 @@ class Counts:
     shown_weak_calls: int = field(default=0, compare=False)
     shown_bets: int = field(default=0, compare=False)
     shown_bluffs: int = field(default=0, compare=False)
+    # preflop chances to open (the first to raise; limpers before them allowed, not the big
+    # blind's free option), the opens made, and the opens a typical player would have made in
+    # the same seats (the sum of ``preflop.open_width`` over the chances)
+    open_chances: int = field(default=0, compare=False)
+    opens: int = field(default=0, compare=False)
+    open_expected: float = field(default=0.0, compare=False)
+    # preflop decisions facing exactly one raise, the calls among them, and the calls a typical
+    # player would have made (the sum of ``preflop.call_width``)
+    call_chances: int = field(default=0, compare=False)
+    raise_calls: int = field(default=0, compare=False)
+    call_expected: float = field(default=0.0, compare=False)
 
     def __add__(self, other: Counts) -> Counts:
         return Counts(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(Counts)))
@@ -116,6 +135,10 @@ class Profile:
     reraise: float = 0.12  # raises when facing a raise before the flop
     fold_again: float = 0.3  # folds to a bet after calling one on an earlier street
     weak_calls: float = 0.3  # share of their calls after the flop made with weak hands
+    # their opens against a typical player's from the same seats (1: typical, 2: twice as wide)
+    open_ratio: float = 1.0
+    # their calls of one raise against a typical player's in the same spots
+    call_ratio: float = 1.0
 
     @classmethod
     def of(cls, counts: Counts, prior: Prior) -> Profile:
@@ -124,9 +147,11 @@ class Profile:
 
         c = counts
         acted = c.aggressive + c.calls
+        vpip = shrink(c.vpip, c.hands, prior.vpip, WEIGHT_HANDS)
+        pfr = shrink(c.pfr, c.hands, prior.pfr, WEIGHT_HANDS)
         return cls(
-            vpip=shrink(c.vpip, c.hands, prior.vpip, WEIGHT_HANDS),
-            pfr=shrink(c.pfr, c.hands, prior.pfr, WEIGHT_HANDS),
+            vpip=vpip,
+            pfr=pfr,
             aggression=shrink(c.aggressive, acted, prior.aggression, WEIGHT_ACTIONS),
             bet_rate=shrink(c.aggressive, c.decisions, prior.bet_rate, WEIGHT_ACTIONS),
             fold_to_bet=shrink(c.folded, c.faced, prior.fold_to_bet, WEIGHT_SPOTS),
@@ -135,6 +160,11 @@ class Profile:
             reraise=shrink(c.pre_reraised, c.pre_faced, prior.reraise, WEIGHT_SPOTS),
             fold_again=shrink(c.folded_again, c.faced_again, prior.fold_again, WEIGHT_SPOTS),
             weak_calls=shrink(c.shown_weak_calls, c.shown_calls, prior.weak_calls, WEIGHT_SHOWN),
+            # The broader reads stand in for the narrow ones while they have few chances: how
+            # often he raises at all for his opens, how many hands he plays for his calls.
+            open_ratio=observed_ratio(c.opens, c.open_chances, c.open_expected, pfr / prior.pfr),
+            call_ratio=observed_ratio(c.raise_calls, c.call_chances, c.call_expected,
+                                      vpip / prior.vpip),
         )
 
     @classmethod
@@ -142,6 +172,19 @@ class Profile:
         p = prior_for(players)
         return cls(p.vpip, p.pfr, p.aggression, p.bet_rate, p.fold_to_bet, p.showdown, Counts(),
                    p.reraise, p.fold_again, p.weak_calls)
+
+
+def observed_ratio(made: int, chances: int, expected: float, toward: float = 1.0) -> float:
+    """How much more often a player did something than a typical player in the same spots:
+    ``made`` of ``chances`` against the ``expected`` count, with ``WEIGHT_HANDS`` imaginary
+    chances added at ``toward`` times a typical player's rate (a credibility weighting: after a
+    dozen chances the read is halfway from ``toward`` to what was seen). Opens: ``open_ratio``;
+    calls of a raise: ``call_ratio``."""
+    toward = min(max(toward, 0.15), 3.0)
+    if chances == 0 or expected <= 0:
+        return toward
+    rate = expected / chances  # a typical player's rate at these chances
+    return (made + WEIGHT_HANDS * rate * toward) / (expected + WEIGHT_HANDS * rate)
 
 
 class OpponentModel:
@@ -171,13 +214,23 @@ def count_hand(hand: Mapping[str, Any]) -> dict[int, Counts]:
     decided: set[int] = set()
     vpip: set[int] = set()
     pfr: set[int] = set()
+    opened: set[int] = set()  # seats whose first preflop action has been counted
+    n = len(seats)
+    button = int(hand.get("button", seats[0]))
+    at_button = seats.index(button) if button in seats else 0
+    start = at_button + (3 if n > 2 else 0)
+    order = [seats[(start + k) % n] for k in range(n)]  # preflop acting order
+    big_blind_seat = hand.get("big_blind_seat")
     saw_flop = False
     names = (
         "aggressive", "calls", "decisions", "faced", "folded", "pre_faced", "pre_reraised",
         "faced_again", "folded_again", "shown_calls", "shown_weak_calls", "shown_bets",
-        "shown_bluffs",
+        "shown_bluffs", "open_chances", "opens", "call_chances", "raise_calls",
     )
     tally = {s: dict.fromkeys(names, 0) for s in seats}
+    expected = dict.fromkeys(seats, 0.0)
+    call_expected = dict.fromkeys(seats, 0.0)
+    raises = 0  # preflop raises so far
     called_on: dict[int, set[int]] = {s: set() for s in seats}  # postflop streets with a call
     board: list[int] = []
     strength_now: Any = None  # every combo's made-hand percentile on the board so far
@@ -214,6 +267,22 @@ def count_hand(hand: Mapping[str, Any]) -> dict[int, Counts]:
                     tally[seat]["pre_faced"] += 1
                     if action in ("raise", "bet"):
                         tally[seat]["pre_reraised"] += 1
+                if seat in tally and seat not in opened:
+                    opened.add(seat)
+                    free = seat == big_blind_seat and current <= round_bet.get(seat, 0)
+                    if current <= big_blind and not free:
+                        tally[seat]["open_chances"] += 1
+                        tally[seat]["opens"] += int(action in ("raise", "bet"))
+                        expected[seat] += open_width(n, n - 1 - order.index(seat))
+                if seat in tally and raises == 1:
+                    distance = (seats.index(seat) - at_button) % n
+                    blind = distance in ((0, 1) if n == 2 else (1, 2))
+                    facing_bb = (current - round_bet.get(seat, 0)) / max(big_blind, 1)
+                    tally[seat]["call_chances"] += 1
+                    tally[seat]["raise_calls"] += int(action == "call")
+                    call_expected[seat] += call_width(n, blind, facing_bb)
+                if action in ("raise", "bet"):
+                    raises += 1
             elif seat in tally:
                 t = tally[seat]
                 t["decisions"] += 1
@@ -257,6 +326,8 @@ def count_hand(hand: Mapping[str, Any]) -> dict[int, Counts]:
             pfr=1 if seat in pfr else 0,
             flops=1 if flop else 0,
             showdowns=1 if flop and showdown and not folded[seat] else 0,
+            open_expected=expected[seat],
+            call_expected=call_expected[seat],
             **t,
         )
     return out

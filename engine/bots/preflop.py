@@ -28,13 +28,16 @@ __all__ = [
     "MATRIX",
     "N_CLASSES",
     "N_COMBOS",
+    "OPEN",
     "ORDER",
     "PERCENTILE",
     "VS_RANDOM",
     "band",
+    "call_width",
     "combo_weights",
     "equity_vs",
     "hand_class",
+    "open_width",
     "percentile",
     "playability",
     "top",
@@ -121,3 +124,31 @@ def playability(cls: int) -> float:
     if high >= 9:  # jack or better
         bonus += 0.02
     return 0.96 + bonus
+
+
+# Opening widths (share of all combos raised when everyone before folded), by players dealt in
+# and players still to act behind the opener. Medium and hard open from these tables too, and
+# the opponent model counts a player's opens against them (``model.Counts.open_expected``).
+OPEN: dict[int, dict[int, float]] = {
+    2: {1: 0.8},
+    3: {2: 0.45, 1: 0.45},
+    4: {3: 0.3, 2: 0.42, 1: 0.42},
+    5: {4: 0.22, 3: 0.28, 2: 0.42, 1: 0.42},
+    6: {5: 0.16, 4: 0.2, 3: 0.27, 2: 0.42, 1: 0.42},
+}
+
+
+def open_width(players: int, behind: int) -> float:
+    chart = OPEN[min(max(players, 2), 6)]
+    return chart.get(behind, min(chart.values()))
+
+
+def call_width(players: int, in_blind: bool, facing_big_blinds: float) -> float:
+    """Share of all hands a typical player calls one raise with (his re-raises included: they
+    are taken off the top by the range reader), in a blind or not, facing a raise of so many
+    big blinds more."""
+    heads_up = players == 2
+    base = (0.55 if heads_up else 0.3) if in_blind else (0.4 if heads_up else 0.15)
+    if facing_big_blinds > 4 and not heads_up:
+        base *= 0.75
+    return base

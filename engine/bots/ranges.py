@@ -21,24 +21,9 @@ from engine.bots import preflop
 from engine.bots.base import Act, Spot
 from engine.bots.combos import FloatArray, blocked_combos, board_strength
 from engine.bots.model import WEAK, WEIGHT_SHOWN, Profile, prior_for
+from engine.bots.preflop import open_width as open_width  # re-exported: medium opens from it
 
 ProfileOf = Callable[[int], Profile]
-
-# Opening widths (share of all combos raised when everyone before folded), by players dealt in
-# and players still to act behind the opener. Medium and hard open from these tables too.
-OPEN: dict[int, dict[int, float]] = {
-    2: {1: 0.8},
-    3: {2: 0.45, 1: 0.45},
-    4: {3: 0.3, 2: 0.42, 1: 0.42},
-    5: {4: 0.22, 3: 0.28, 2: 0.42, 1: 0.42},
-    6: {5: 0.16, 4: 0.2, 3: 0.27, 2: 0.42, 1: 0.42},
-}
-
-
-def open_width(players: int, behind: int) -> float:
-    chart = OPEN[min(max(players, 2), 6)]
-    return chart.get(behind, min(chart.values()))
-
 
 def _sigmoid(x: FloatArray) -> FloatArray:
     out: FloatArray = 1.0 / (1.0 + np.exp(-x))
@@ -60,15 +45,41 @@ def relative_strength(weights: FloatArray, strength: FloatArray) -> FloatArray:
 
 
 # ------------------------------------------------------------------ preflop
+# How far one player's reads may widen or narrow his ranges against a typical player's. Past
+# twice the typical opening width a read is mostly a few hands' luck, or a player who opens
+# nearly everything, which the cap of all hands reaches anyway.
+OPEN_RATIO = (0.2, 2.0)
+RERAISE_RATIO = (0.3, 8.0)
+CALL_RATIO = (0.2, 2.5)
+# The share (as a power) of a player's widening that carries over to the hands he calls a
+# three-bet with or moves all in with: a player who opens twice as many hands as is typical
+# folds most of the extra ones to a re-raise, he does not call it with twice as many.
+CONTINUE_POWER = 0.5
+
+
+def _clip(value: float, bounds: tuple[float, float]) -> float:
+    return min(max(value, bounds[0]), bounds[1])
+
+
 def preflop_classes(spot: Spot, seat: int, profile: Profile) -> FloatArray:
-    """Class weights of ``seat``'s likely hands from their preflop actions in this hand."""
+    """Class weights of ``seat``'s likely hands from their preflop actions in this hand.
+
+    Each kind of action is widened by its own read (:mod:`engine.bots.model`): opens by how often
+    the player opened against a typical player in the same seats (``open_ratio``), re-raises by
+    that and how often he re-raised when facing a raise (``reraise``), calls of a raise by how
+    often he called one against a typical player (``call_ratio``), limps by how many hands he
+    plays (``vpip``), calls of re-raises by how many more hands he plays than he raises (a
+    calling station's) or by the square root of the opening read, whichever is wider.
+    """
     prior = prior_for(spot.n)
-    raise_ratio = min(max(profile.pfr / prior.pfr, 0.15), 3.0)
-    play_ratio = min(max(profile.vpip / prior.vpip, 0.2), 2.5)
+    open_ratio = _clip(profile.open_ratio, OPEN_RATIO)
+    reraise_ratio = _clip(profile.reraise / prior.reraise, RERAISE_RATIO)
+    three_ratio = (open_ratio * reraise_ratio) ** 0.5
+    call_ratio = _clip(profile.call_ratio, CALL_RATIO)
     heads_up = spot.n == 2
     behind = spot.behind_preflop(seat)
     position = open_width(spot.n, behind) / open_width(spot.n, 2 if spot.n > 2 else 1)
-    opening = min(open_width(spot.n, behind) * raise_ratio, 1.0)
+    opening = min(open_width(spot.n, behind) * open_ratio, 1.0)
     in_blind = spot.distance_from_button(seat) in ((0, 1) if heads_up else (1, 2))
 
     mine = [a for a in spot.acts if a.street == 0 and a.seat == seat]
@@ -79,7 +90,7 @@ def preflop_classes(spot: Spot, seat: int, profile: Profile) -> FloatArray:
     if last.kind in ("check", "fold"):
         # A big blind who checked would have raised his best hands most of the time.
         weights = np.ones(preflop.N_CLASSES)
-        weights -= 0.7 * preflop.top(min(0.12 * raise_ratio, 0.6))
+        weights -= 0.7 * preflop.top(min(0.12 * open_ratio, 0.6))
         return weights
     big = last.to / spot.big_blind
     if last.kind == "call":
@@ -88,18 +99,20 @@ def preflop_classes(spot: Spot, seat: int, profile: Profile) -> FloatArray:
             weights = preflop.top(width)
             weights -= 0.6 * preflop.top(min(opening * 0.5, width))
             return weights
-        if last.level == 2:  # called one raise
-            base = (0.55 if heads_up else 0.3) if in_blind else (0.15 if not heads_up else 0.4)
-            width = min(base * play_ratio, 0.95)
-            if last.facing > 4 * spot.big_blind and not heads_up:
-                width *= 0.75
-            three_bet = min((0.14 if heads_up else 0.05) * raise_ratio, width)
+        if last.level == 2:  # called one raise: what he calls with, less what he re-raises
+            base = preflop.call_width(spot.n, in_blind, last.facing / spot.big_blind)
+            width = min(base * call_ratio, 0.95)
+            three_bet = min((0.14 if heads_up else 0.05) * three_ratio, width)
             weights = preflop.top(width)
             weights -= 0.65 * preflop.top(three_bet)
             return weights
-        # Called a three-bet or more: a tight player's premium hands, but a player who plays
-        # most hands calls re-raises with many of them too.
-        ratio = max(raise_ratio, play_ratio if play_ratio > 1.2 else 0.0)
+        # Called a three-bet or more: a tight player's premium hands, but a player who calls
+        # with most hands (plays many more than he raises) calls re-raises with many of them
+        # too; one who opens many hands folds most of the extra ones to a re-raise (only the
+        # square root of his widening carries over).
+        flat = (profile.vpip - profile.pfr) / (prior.vpip - prior.pfr)
+        flat_ratio = min(max(flat, 0.2), 2.5)
+        ratio = max(open_ratio**CONTINUE_POWER, flat_ratio if flat_ratio > 1.2 else 0.0)
         width = min((0.2 if heads_up else 0.09) * ratio / (last.level - 1.5), 0.6)
         if last.all_in or last.facing > 30 * spot.big_blind:
             width = min(width, 0.1 * ratio)
@@ -113,11 +126,10 @@ def preflop_classes(spot: Spot, seat: int, profile: Profile) -> FloatArray:
             width = max(width, min(opening * 1.6, 0.9))
     else:
         # How wide they re-raise: from how often they raised when facing a raise (a maniac's
-        # four-bets are not a tight player's), with their overall raising for the rest.
-        reraise_ratio = min(max(profile.reraise / prior.reraise, 0.3), 8.0)
-        width = reraise_width(spot.n, last.level) * (raise_ratio * reraise_ratio) ** 0.5
+        # four-bets are not a tight player's), with how wide they open for the rest.
+        width = reraise_width(spot.n, last.level) * three_ratio
     if last.all_in and big > 25 and last.level >= 2:
-        width = min(width, 0.06 * raise_ratio)
+        width = min(width, 0.06 * open_ratio**CONTINUE_POWER)
     return preflop.top(min(max(width, 0.012), 1.0))
 
 

@@ -90,7 +90,14 @@
   });
 
   /* Folding when checking is free: ask first. The fold button carries the question and the two
-     answers; "Check" presses the real check button so the same path sends the action. */
+     answers; "Check" presses the real check button so the same path sends the action. A new
+     view of the table (the turn timed out, the hand moved on, the player was moved to another
+     table) closes the question unanswered: its answers belonged to a turn that is gone, and
+     an open modal dialog would leave every other button of the page untappable. */
+  var asking = null;
+  Holdem.onFrame(function () {
+    if (asking && !document.body.contains(asking.fold)) asking.close();
+  });
   document.addEventListener("click", function (e) {
     var fold = e.target.closest && e.target.closest("[data-confirm-fold]");
     if (!fold || fold.dataset.confirmed === "1") return;
@@ -115,7 +122,12 @@
     row.append(yes, keep);
     dialog.append(title, row);
     document.body.appendChild(dialog);
-    var close = function () { dialog.close(); dialog.remove(); };
+    var close = function () {
+      if (dialog.open) dialog.close();
+      dialog.remove();
+      if (asking && asking.dialog === dialog) asking = null;
+    };
+    asking = { fold: fold, dialog: dialog, close: close };
     keep.addEventListener("click", function () {
       close();
       var check = document.querySelector("[data-act='check']");
@@ -126,7 +138,7 @@
       fold.dataset.confirmed = "1";
       fold.click();
     });
-    dialog.addEventListener("cancel", function () { dialog.remove(); });
+    dialog.addEventListener("cancel", function () { close(); });
     dialog.showModal();
     keep.focus();
   }, true);

@@ -123,11 +123,18 @@
     } catch (e) { /* the next frame tells */ }
   }
 
+  function askHistory() {
+    if (chat() && window.Holdem && window.Holdem.live) window.Holdem.live.send({ type: "chat_history" });
+  }
+
   function start() {
     var box = chat();
     if (!box) return;
     observer.observe(box, { childList: true, subtree: true });
     canTalk();
+    /* live.js runs first and may have opened its socket while this file was still loading
+       (the browser runs other tasks between deferred scripts): then its "open" went unheard. */
+    if (window.Holdem && window.Holdem.live && window.Holdem.live.state() === "open") askHistory();
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
@@ -135,8 +142,7 @@
 
   /* Once the socket is open (again), ask for the drawer: the last lines and the talk's state. */
   document.addEventListener("holdem:socket", function (e) {
-    if (!chat() || !e.detail || e.detail.state !== "open" || !window.Holdem.live) return;
-    window.Holdem.live.send({ type: "chat_history" });
+    if (e.detail && e.detail.state === "open") askHistory();
   });
   document.addEventListener("holdem:frame-after", function () { canTalk(); drawBubbles(); });
   document.addEventListener("holdem:sent", function (e) {

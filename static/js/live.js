@@ -237,6 +237,18 @@
     }
     answered(html);
     fire("holdem:frame-after", { message: html });
+    follow();
+  }
+
+  /* A notice naming a page to go on to (a tournament moved this player to another table
+     between hands): shown for a moment, then that page opens without a tap. */
+  function follow() {
+    var notice = document.getElementById("table-notice");
+    var url = notice && notice.getAttribute("data-url");
+    if (url && url.charAt(0) === "/" && url.charAt(1) !== "/") {
+      notice.removeAttribute("data-url");
+      setTimeout(function () { window.location.assign(url); }, 1500);
+    }
   }
 
   /* A frame at a later version, or a notice, answers the action sent last. */
@@ -363,6 +375,18 @@
     connect();
   }
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
+  /* Connect once every deferred script has run (DOMContentLoaded): the browser runs other tasks
+     between deferred scripts, and a socket opened earlier could deliver its "open" and first
+     frame before the scripts after this one (chat.js, odds.js) listen. */
+  var started = false;
+  function startOnce() {
+    if (started) return;
+    started = true;
+    start();
+  }
+  if (document.readyState === "complete") startOnce();
+  else {
+    document.addEventListener("DOMContentLoaded", startOnce);
+    window.addEventListener("load", startOnce);
+  }
 })();

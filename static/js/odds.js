@@ -137,3 +137,29 @@ document.addEventListener("click", function (e) {
   var box = document.getElementById("hint-box");
   if (box) box.innerHTML = "";
 });
+
+/* Why a computer did that (issue 27): a tap on its badge shows the reason (tables/_why.html). */
+(function () {
+  function close() { var el = document.getElementById("why-box"); if (el) el.innerHTML = ""; }
+  document.addEventListener("click", function (e) {
+    if (!e.target.closest) return;
+    if (e.target.closest("[data-why-close]")) return close();
+    var badge = e.target.closest("[data-why]"), frame = document.getElementById("table-frame");
+    var seat = badge && badge.closest("[data-seat]");
+    if (!seat || !frame) return;
+    fetch("/t/" + frame.dataset.code + "/why/" + seat.dataset.seat + "/").then(function (r) {
+      return r.text();
+    }).then(function (html) {
+      var el = document.getElementById("why-box");
+      if (!el) {
+        el = document.createElement("div");
+        el.id = el.className = "why-box";
+        document.body.appendChild(el);
+      }
+      el.innerHTML = html;
+      var button = el.querySelector("[data-why-close]");
+      if (button) button.focus();
+    });
+  });
+  document.addEventListener("keydown", function (e) { if (e.key === "Escape") close(); });
+})();

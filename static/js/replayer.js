@@ -12,6 +12,7 @@
   var lines = data.lines || [];
   var ranks = (root.getAttribute("data-ranks") || "").split(",");
   var suits = (root.getAttribute("data-suits") || "").split(",");
+  var sprite = root.getAttribute("data-sprite") || "";
   var label = function (name) { return root.getAttribute("data-label-" + name) || ""; };
   var step = 0; /* how many events have happened */
 
@@ -41,10 +42,10 @@
     el.setAttribute("role", "img");
     el.setAttribute("aria-label",
       (root.getAttribute("data-card-name") || "%r of %s").replace("%r", ranks[ri] || r).replace("%s", suits[si] || s));
-    var svg = '<svg class="card__pip" focusable="false"><use href="#suit-' + s + '"></use></svg>';
+    var svg = '<svg class="card__pip" focusable="false"><use href="' + sprite + "#suit-" + s + '"></use></svg>';
     el.innerHTML = '<span class="card__corner" aria-hidden="true"><span class="card__rank">' +
       (r === "T" ? "10" : r) + "</span>" + svg + "</span>" +
-      '<svg class="card__face" aria-hidden="true" focusable="false"><use href="#suit-' + s + '"></use></svg>';
+      '<svg class="card__face" aria-hidden="true" focusable="false"><use href="' + sprite + "#suit-" + s + '"></use></svg>';
     return el;
   }
 

@@ -34,6 +34,21 @@ else:
 
 from tables.admin.log import describe_action
 
+
+def close_table(table_id: int, moderator: Any, reason: str = "") -> ModerationAction:
+    """Staff close a table; at a tournament's table its players then go on at the other
+    tables, or the tournament ends when no table is left open (README T9)."""
+    from tables.tournament.between import after_close
+
+    done = moderation.close_table(table_id, moderator, reason)
+    tournament_id = (
+        Table.objects.filter(pk=table_id).values_list("tournament_id", flat=True).first()
+    )
+    if tournament_id is not None:
+        after_close(tournament_id)
+    return done
+
+
 CLOSE_HELP = gettext_lazy(
     "Closing ends the game at once and every phone at the table shows that a moderator closed "
     "it. A hand in progress is cancelled: every chip goes back to where it was when the hand "
@@ -290,7 +305,7 @@ class TableAdmin(TableAdminBase):
     def close_view(self, request: HttpRequest, table_id: int) -> HttpResponse:
         return self._reason_view(
             request, table_id, _("Close the table"), _("The table was closed."),
-            str(CLOSE_HELP), moderation.close_table,
+            str(CLOSE_HELP), close_table,
         )
 
     def pause_view(self, request: HttpRequest, table_id: int) -> HttpResponse:
@@ -419,7 +434,7 @@ class TableAdmin(TableAdminBase):
                   permissions=["change"])
     def close_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> Any:
         return self._bulk(request, queryset, _("Close tables"), str(CLOSE_HELP),
-                          moderation.close_table, "close_tables")
+                          close_table, "close_tables")
 
     @admin.action(description=gettext_lazy("Pause the clock of the selected tables"),
                   permissions=["change"])

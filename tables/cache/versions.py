@@ -74,6 +74,11 @@ class Snapshot:
     # Public things derived from this version once, for every connection (e.g. the log).
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
+    @property
+    def in_tournament(self) -> bool:
+        """Whether the table is one of a tournament's (issue 30), from its row."""
+        return self.row is not None and self.row[_ROW_AT["tournament_id"]] is not None
+
     def positions_of(self, hashes: list[str]) -> list[int]:
         wanted = set(hashes)
         return sorted(

@@ -30,6 +30,7 @@ Phone -> server: JSON, see ``tables.live.protocol``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from datetime import datetime
 from typing import Any
@@ -42,9 +43,10 @@ from django.conf import settings
 from django.utils.translation import activate
 from django.utils.translation import gettext as _
 
+from config.errors import DATABASE_AWAY
 from tables import action_log, claims, codes, metrics, ratelimit
 from tables.cache import Snapshot, cached_snapshot, derive, load_snapshot
-from tables.live import host, talk
+from tables.live import host, moved, talk
 from tables.live.frames import (
     FrameOptions,
     Notice,
@@ -62,6 +64,7 @@ from tables.write import path, play
 log = logging.getLogger(__name__)
 
 CLOSE_UNKNOWN_TABLE = 4404
+SAVING_SLOWLY = "saving_slowly"  # the database does not answer: nothing was done, say so
 CLOSE_TOO_MANY = 4429
 
 # Loads in progress, by table and the version a group message announced: every connection of
@@ -102,6 +105,10 @@ def _lookup(code: str | None, keys: list[str]) -> tuple[Table | None, bool]:
     return table, False
 
 
+def _saving_slowly() -> str:
+    return _("The table is saving slowly; try again in a moment.")
+
+
 def _session_info(session: Any) -> tuple[list[str], str | None]:
     if session is None:
         return [], None
@@ -110,6 +117,7 @@ def _session_info(session: Any) -> tuple[list[str], str | None]:
 
 class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
     table_id: int | None = None
+    tournament_id: int | None = None  # issue 30: the table's tournament, if it has one
     identity: tuple[str, datetime]  # the table's code and creation time (snapshot cache key)
     group: str = ""
     _origin: str | None = None  # scheme and host of the join link, worked out once
@@ -142,6 +150,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
                 await self._refuse(limited)
             return
         self.table_id = table.id
+        self.tournament_id = table.tournament_id
         self.identity = (table.code, table.created_at)
         self.group = path.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -155,6 +164,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
             await database_sync_to_async(play.touch_seats)(
                 self.table_id, snapshot.positions_of(self.hashes)
             )
+        await self._moved_meanwhile()
 
     def _page_is_current(self, snapshot: Snapshot) -> bool:
         """The page that opened this socket shows this version, for one seat or none."""
@@ -179,6 +189,14 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     # ------------------------------------------------------------------ from the group
+    async def layer_resumed(self, event: dict[str, Any]) -> None:
+        """Redis is back after this process lost it (tables.live.redis_layer): what changed
+        meanwhile was never heard here. The table is drawn if it moved on."""
+        if self.table_id is not None:
+            with contextlib.suppress(*DATABASE_AWAY):
+                await self.send_view()
+                await self._moved_meanwhile()
+
     async def table_changed(self, event: dict[str, Any]) -> None:
         version = int(event.get("version", 0))
         if version <= self.sent_version:
@@ -201,6 +219,30 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         with speaking(self.language):
             await talk.deliver(self, event)
 
+    async def _moved_meanwhile(self) -> None:
+        """Issue 30: a phone back at a tournament's table its player was moved away from
+        while it was not connected is told where they sit now, as if it had been there."""
+        if self.tournament_id is None or self.table_id is None:
+            return
+        event = await database_sync_to_async(moved.where_now)(
+            self.table_id, self.tournament_id, self.hashes
+        )
+        if event is not None:
+            await self.tournament_moved(event)
+
+    async def tournament_moved(self, event: dict[str, Any]) -> None:
+        """Issue 30: a tournament moved a person from this table between hands; their phone
+        is told where and goes on to the new table by itself (the claim moved with them)."""
+        if event.get("claim") not in self.hashes:
+            return
+        with speaking(self.language):
+            message = _("You moved to table %(table)s, seat %(seat)s.") % {
+                "table": event.get("table"), "seat": event.get("seat"),
+            }
+            await self.send_notice(Notice(
+                "tournament_moved", message, "info", url=f"/t/{event.get('code', '')}/"
+            ))
+
     # ------------------------------------------------------------------ from the phone
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.table_id is None:
@@ -212,13 +254,24 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
                 await self.send_notice(error_notice(exc.code, exc.message))
             return
         with speaking(self.language):
-            if message.type in TALK_TYPES:  # hook(issue-17): talk never touches the table
-                await talk.receive(self, message)
-                return
-            if message.type == "host":  # hook(issue-17): the host's controls (tables.live.host)
-                await host.receive(self, message)
-                return
-            await getattr(self, f"on_{message.type}")(message)
+            try:
+                if message.type in TALK_TYPES:  # hook(issue-17): talk never touches the table
+                    await talk.receive(self, message)
+                elif message.type == "host":  # hook(issue-17): the host's controls
+                    await host.receive(self, message)
+                else:
+                    await getattr(self, f"on_{message.type}")(message)
+            except DATABASE_AWAY:
+                # The database is away (a restart, a failover): nothing was done and the phone
+                # is told so; the socket stays open, and the same tap may be sent again (its id
+                # counts it once).
+                log.warning("table %s: database away for a %s message", self.table_id,
+                            message.type)
+                await self.send_notice(error_notice(SAVING_SLOWLY, _saving_slowly()))
+            except path.NotAnnounced:
+                # A host's control saved that the other phones could not be told of (Redis
+                # is away): this phone is drawn as the table is now.
+                await self.send_view(force=True)
 
     async def on_action(self, message: Message) -> None:
         assert self.table_id is not None
@@ -237,6 +290,14 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
             else:
                 await self.send_notice(notice)
             return
+        except path.NotAnnounced as exc:
+            # Saved, but the other phones could not be told (Redis is away): this phone is
+            # drawn here, so that a tap that counted never looks lost.
+            outcome = exc.result
+            await self.send_view(force=True)
+        except DATABASE_AWAY:
+            action_log.refused(self.identity[0], message.version, SAVING_SLOWLY)
+            raise  # told in receive()
         except Exception as exc:
             action_log.failed(self.identity[0], message.version, exc)  # hook(issue-19)
             raise
@@ -283,6 +344,20 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         await self.send_view(force=True)
 
     async def on_ping(self, message: Message) -> None:
+        # A phone asks after a quiet spell or on waking. If Redis restarted meanwhile, this
+        # connection's group membership went with it and it hears of no change: join again
+        # (the same membership, renewed) and draw the table if it moved on past this
+        # connection's last frame. The answer comes after it.
+        if self.group:
+            try:
+                await self.channel_layer.group_add(self.group, self.channel_name)
+            except Exception as exc:  # Redis away: answered all the same, joined on a later ping
+                log.warning("could not join %s again: %r", self.group, exc)
+            with contextlib.suppress(*DATABASE_AWAY):  # the database away: a pong all the same
+                drawn = self.sent_version
+                await self.send_view()
+                if self.sent_version > drawn:  # it had missed a change: perhaps a move
+                    await self._moved_meanwhile()
         await self.send(text_data="pong")
 
     async def _what_became_of(self, message: Message) -> None:

@@ -30,7 +30,7 @@ from engine.runout import runout_dict
 from engine.views import game_view, view_for, visible_events
 from tables import cache, codes, commitments
 from tables.cache import Snapshot
-from tables.live import screens
+from tables.live import reasons, screens
 from tables.live.describe import Log
 from tables.live.langs import speaking
 from tables.live.perspective import Perspective
@@ -43,6 +43,7 @@ class Notice:
     code: str
     message: str
     kind: str = "error"  # "error" (refused) or "info"
+    url: str = ""  # a page the phone goes on to by itself (a tournament's move: issue 30)
 
 
 @dataclass
@@ -154,6 +155,8 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "big_blind": view["big_blind"] if view else 0,
         "your_bet": players[persp.viewer]["bet"] if persp.viewer in players else 0,
         "next_url": f"/t/{snapshot.next_code}/" if snapshot.next_code else None,
+        # Issue 30: a tournament's table ends, the tournament goes on (or ended) in its lobby.
+        "in_tournament": snapshot.in_tournament,
     }
     if hand and hand["finished"]:
         odds = runout_of(snapshot)  # hook(issue-27): every hand face up, the odds by street
@@ -265,6 +268,7 @@ def _seats_at_version(snapshot: Snapshot) -> list[dict[str, Any]]:
             prize["hand"], prize["cards"] = award["hand"], award["cards"]
             prize["hand_key"] = award.get("hand_key")
     to_act = hand["to_act"] if hand and not hand["finished"] else None
+    why = reasons.badges(snapshot)  # hook(issue-27): a learning table's computer players
     rows = []
     positions = range(snapshot.seat_count) if game is None else sorted(stacks)
     for position in positions:
@@ -301,6 +305,7 @@ def _seats_at_version(snapshot: Snapshot) -> list[dict[str, Any]]:
             "hand_name": won["hand"] if won else "",
             "hand_key": won["hand_key"] if won else None,
             "winning_cards": won["cards"] if won else [],
+            "why": why.get(position, ""),
         })
     return rows
 

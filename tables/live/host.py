@@ -15,8 +15,16 @@ from django.utils.translation import override
 from tables.live.frames import error_notice
 from tables.live.protocol import Message
 from tables.models import Table
-from tables.write.host import computer_plays, end_game, pass_host, pause_game, resume_game
+from tables.write.host import (
+    computer_plays,
+    end_game,
+    pass_host,
+    pause_game,
+    resume_game,
+    set_learning,
+)
 from tables.write.path import Refused, write_then_notify
+from tables.write.tell import tell_async
 
 # A phone's connection (``tables.live.consumer.TableConsumer``, which calls this module: typed
 # loosely so that the two do not import each other).
@@ -24,7 +32,8 @@ Connection = Any
 
 
 async def receive(consumer: Connection, message: Message) -> None:
-    """``{"type": "host", "do": "pause|resume|end|computer|pass|menu", "seat": N}``: the
+    """``{"type": "host", "do": "pause|resume|end|computer|pass|menu|learning_on|learning_off",
+    "seat": N}``: the
     control is made (every phone redraws from the group message) or refused to this phone."""
     assert consumer.table_id is not None
     do = message.do
@@ -50,13 +59,17 @@ async def receive(consumer: Connection, message: Message) -> None:
             await write_then_notify(
                 pass_host, consumer.table_id, consumer.hashes, message.seat
             )
+        elif do in ("learning_on", "learning_off"):  # issue 27
+            await write_then_notify(
+                set_learning, consumer.table_id, consumer.hashes, do == "learning_on"
+            )
         else:
             raise Refused("unknown_control", _("Unknown host control."))
     except Refused as exc:
         await consumer.send_notice(error_notice(exc.code, exc.message))
         return
     if do == "pass":  # who may switch talk off and run the game changed: every phone's state
-        await consumer.channel_layer.group_send(consumer.group, {
+        await tell_async(consumer.channel_layer, consumer.group, {
             "type": "chat.event", "kind": "refresh",
         })
     await consumer.send(text_data=await database_sync_to_async(menu_html)(
@@ -80,6 +93,8 @@ def menu_html(table_id: int, hashes: Iterable[str], language: str) -> str:
                 "is_host": True, "playing": table.status == Table.Status.PLAYING,
                 "paused": table.paused, "away": [s for s in others if s.away],
                 "others": others,
+                # issue 27: the learning table switch (not against the computer: always on)
+                "learning": table.learning if table.mode != Table.Mode.COMPUTER else None,
             }
     with override(language):
         return render_to_string("tables/_host_menu.html", context)

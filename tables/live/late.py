@@ -14,6 +14,7 @@ from django.utils.translation import override
 
 from engine.game import Game
 from tables.models import SeatRequest, Table
+from tables.tournament.models import Entrant
 from tables.write.late import OPEN_MODES
 
 
@@ -23,6 +24,10 @@ def offer_context(table_id: int, hashes: Iterable[str], seated: bool) -> dict[st
     table = Table.objects.filter(pk=table_id).first()
     if seated or table is None or table.status != Table.Status.PLAYING:
         return {"show": False}
+    if table.tournament_id is not None and Entrant.objects.filter(
+        tournament_id=table.tournament_id, claim_hash__in=[h for h in wanted if h]
+    ).exists():
+        return {"show": False}  # a player of the tournament (in or out) takes no second seat
     mine = SeatRequest.objects.filter(table=table, claim_hash__in=wanted).order_by("-at").first()
     if mine is not None and mine.status != SeatRequest.Status.SEATED:
         return {"show": True, "request": mine, "code": table.code}

@@ -42,7 +42,9 @@ TYPES = ("action", "reveal", "hide", "back", "sync", "ping", "chat", "react", "m
          "talk", "chat_history", "host")
 # tables.live.talk
 TALK_TYPES = frozenset(("chat", "react", "mute", "unmute", "talk", "chat_history"))
-HOST_CONTROLS = ("pause", "resume", "end", "computer", "pass", "menu")  # tables.live.host
+HOST_CONTROLS = (  # tables.live.host
+    "pause", "resume", "end", "computer", "pass", "menu", "learning_on", "learning_off",
+)
 _ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _DIGITS = re.compile(r"^[0-9]{1,15}$")
 

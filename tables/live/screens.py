@@ -130,7 +130,7 @@ _JSON_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
 _SEAT_KEYS = (
     "seat", "name", "computer", "level", "away", "out", "you", "turn", "total", "paused",
     "in_hand", "cards", "folded", "all_in", "button", "small_blind", "big_blind", "won",
-    "hand_key", "hand_name", "winning_cards",
+    "hand_key", "hand_name", "winning_cards", "why",
 )
 
 

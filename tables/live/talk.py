@@ -35,6 +35,7 @@ from tables.write.talk import (
     switch_talk,
     talk_of,
 )
+from tables.write.tell import tell_async
 
 # A phone's connection (``tables.live.consumer.TableConsumer``, which calls this module: typed
 # loosely so that the two do not import each other).
@@ -194,7 +195,10 @@ async def _say(consumer: Connection, message: Message) -> None:
     line = await database_sync_to_async(store)(
         consumer.table_id, seat, snapshot.name(seat), consumer.hashes, text, reaction
     )
-    await consumer.channel_layer.group_send(consumer.group, line.to_event())
+    # Stored: the line is in the drawer of every phone that opens or reconnects. The channel
+    # layer away, the sender at least sees their own line (the others' phones catch up).
+    if not await tell_async(consumer.channel_layer, consumer.group, line.to_event()):
+        await deliver(consumer, line.to_event())
 
 
 async def _mute(consumer: Connection, message: Message) -> None:
@@ -235,9 +239,9 @@ async def _mute(consumer: Connection, message: Message) -> None:
 async def _switch(consumer: Connection, on: bool) -> None:
     assert consumer.table_id is not None
     talk = await database_sync_to_async(switch_talk)(consumer.table_id, consumer.hashes, on)
-    await consumer.channel_layer.group_send(consumer.group, {
-        "type": "chat.event", "kind": "state", "off": talk.off, "by": talk.by,
-    })
+    event = {"type": "chat.event", "kind": "state", "off": talk.off, "by": talk.by}
+    if not await tell_async(consumer.channel_layer, consumer.group, event):
+        await deliver(consumer, event)  # the host's own phone, at least
 
 
 async def deliver(consumer: Connection, event: dict[str, Any]) -> None:

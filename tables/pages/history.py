@@ -38,6 +38,7 @@ from tables.live.describe import describe_events
 from tables.live.hand_names import hand_name
 from tables.models import FormerClaim, Hand, Seat, Table
 from tables.pages import explain
+from tables.tournament import history as tournament_history
 from tables.write import late
 
 
@@ -54,6 +55,9 @@ class Access:
     # Seats this session took over from a computer player (tables.write.late) -> the first hand it
     # played there: the computer's hands before were not theirs to see.
     joined: dict[int, int] = field(default_factory=dict)
+    # At a tournament's table a seat is held by one player after another (issue 30): the
+    # numbers of the hands the viewer played there (None: not a tournament's table).
+    only: frozenset[int] | None = None
 
     @property
     def first_hand(self) -> int | None:
@@ -101,7 +105,11 @@ def access_for(request: HttpRequest, code: str) -> Access | HttpResponse:
                 seat: first for seat in seats
                 if (first := late.first_hand(table, seat, hashes)) is not None
             }
-            return Access(table, _chosen_seat(request, seats), seats, left, joined)
+            viewer = _chosen_seat(request, seats)
+            only = None
+            if table.tournament_id is not None:
+                only = frozenset(tournament_history.own_numbers_for(table, viewer, hashes))
+            return Access(table, viewer, seats, left, joined, only)
     if request.user.is_authenticated and request.user.is_staff:
         latest = Table.objects.by_code(normal)
         if latest is None:
@@ -152,6 +160,8 @@ def viewable_hands(access: Access) -> QuerySet[Hand]:
         hands = hands.filter(number__lte=access.last_hand)
     if access.first_hand is not None:
         hands = hands.filter(number__gte=access.first_hand)
+    if access.only is not None:
+        hands = hands.filter(number__in=access.only)
     return hands
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from tables.pages import foreign, hint, late, recap, seat_moves, views
+from tables.pages import foreign, hint, late, recap, seat_moves, views, why
 
 app_name = "tables"
 
@@ -22,6 +22,7 @@ urlpatterns = [
     path("t/<str:code>/leave/", views.leave, name="leave"),
     path("t/<str:code>/act/", views.act, name="act"),
     path("t/<str:code>/hint/", hint.hint, name="hint"),  # issue 27
+    path("t/<str:code>/why/<int:seat>/", why.why, name="why"),  # issue 27
     path("t/<str:code>/reveal/", views.reveal_seat, name="reveal"),
     path("t/<str:code>/hide/", views.hide_cards, name="hide"),
     path("t/<str:code>/back/", views.back, name="back"),

@@ -143,6 +143,10 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def create(request: HtmxHttpRequest) -> HttpResponse:
     mode = request.POST.get("mode") or request.GET.get("mode") or Table.Mode.FRIENDS
+    if mode == "tournament":  # issue 30: a tournament of several tables
+        from tables.tournament import views as tournament_views
+
+        return tournament_views.create(request)
     if mode not in Table.Mode.values:
         mode = Table.Mode.FRIENDS
     if request.method == "POST":
@@ -166,6 +170,11 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
 def join_by_code(request: HtmxHttpRequest) -> HttpResponse:
     form = JoinCodeForm(request.POST or request.GET or None)
     if form.is_bound and form.is_valid():
+        from tables.tournament import views as tournament_views  # issue 30
+
+        tournament = tournament_views.by_code(request, form.cleaned_data)
+        if tournament is not None:
+            return tournament
         found = _find(request, form.cleaned_data["code"])
         if isinstance(found, HttpResponse):
             return found

@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from tables import claims
-from tables.season import games
+from tables.pages import season
 
 register = template.Library()
 HOME_GAMES = 3
@@ -22,6 +22,7 @@ def your_games(context: Any) -> SafeString:
     if request is None:
         return SafeString("")
     hashes = claims.session_hashes(request.session)
-    tables = list(games.tables_of(hashes)[:HOME_GAMES]) if hashes else []
-    lines = games.lines(tables, hashes) if tables else []
+    # A tournament is one game, as in the whole list (tables.pages.season.games_page).
+    shown = season.game_entries(hashes)[:HOME_GAMES] if hashes else []
+    lines = season.entry_lines(shown, hashes) if shown else []
     return mark_safe(render_to_string("season/_home_games.html", {"lines": lines}, request))

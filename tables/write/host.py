@@ -17,6 +17,9 @@ what the host did, in its own language.
   (the person may still review the hands they played and, between hands, take a computer's
   seat again: ``tables.write.late``).
 - **Pass the host role** to another person at the table.
+- **Learning table** on or off (issue 27): a tap on a computer player's last action tells
+  why it took it (``tables.live.reasons``); off by default at a friends table, always on
+  against the computer. Its reasons are kept from the next computer action on.
 """
 
 from __future__ import annotations
@@ -152,5 +155,29 @@ def pass_host(table_id: int, hashes: Iterable[str], position: int) -> None:
         change.table.host_position = position
         change.mark()
         talk.log_event(change.table.id, host, change.name_of(host), "host", seat.name)
+
+    apply_change(table_id, mutate)
+
+
+def set_learning(table_id: int, hashes: Iterable[str], on: bool) -> None:
+    """Turn the learning table on or off for everyone (not against the computer: always on)."""
+
+    def mutate(change: Change) -> None:
+        host = _host(change, hashes)
+        table = change.table
+        if not table.is_open:
+            raise Refused("not_open", _("This game is over."))
+        if table.mode == Table.Mode.COMPUTER:
+            raise Refused(
+                "always_learning", _("Against the computer the table is always a learning table.")
+            )
+        if table.learning == on:
+            return
+        table.learning = on
+        if not on:
+            table.bot_reasons = []
+        change.mark()
+        event = "learning_on" if on else "learning_off"
+        talk.log_event(table.id, host, change.name_of(host), event)
 
     apply_change(table_id, mutate)

@@ -14,6 +14,12 @@ is running, else just before the next deal (``seat_waiting``, called by the cloc
 
 The boxes each phone shows are drawn by ``tables.live.late``; the form posts are
 ``tables.pages.late``.
+
+At a tournament's table (issue 30) there is no host to ask (the tournament's host sits at one
+table of several; who may come was decided by sharing the code): a late friend sits down
+between hands without an answer, and becomes the tournament's entrant of that seat (its name
+and claim, a person from then on: the places say who finished where). Someone who is already an
+entrant of the tournament (still in, or out) takes no seat: they watch.
 """
 
 from __future__ import annotations
@@ -21,27 +27,23 @@ from __future__ import annotations
 from collections.abc import Iterable, MutableMapping
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tables import claims
 from tables.models import LateSeats, SeatRequest, Table
+from tables.tournament.models import Entrant
 from tables.write import talk
 from tables.write.lobby import clean_name
 from tables.write.path import Change, Refused, apply_change, group_name
+from tables.write.tell import tell
 
 OPEN_MODES = (Table.Mode.FRIENDS, Table.Mode.COMPUTER)
 
 
 def _announce(table_id: int) -> None:
     """Every phone at the table: the requests changed (each draws its own part)."""
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(group_name(table_id), {
-            "type": "chat.event", "kind": "late",
-        })
+    tell(group_name(table_id), {"type": "chat.event", "kind": "late"})
 
 
 def free_computer_seats(change: Change) -> list[int]:
@@ -73,20 +75,30 @@ def request_seat(table_id: int, session: MutableMapping[str, Any], name: str) ->
         ).first()
         if asked is not None:
             return asked
+        entrants = (
+            list(Entrant.objects.filter(tournament_id=table.tournament_id))
+            if table.tournament_id is not None else []
+        )
+        if any(e.claim_hash and e.claim_hash in hashes for e in entrants):
+            raise Refused("in_tournament", _(
+                "You are already a player of this tournament: you cannot take a second seat."
+            ))
         if not free_computer_seats(change):
             raise Refused("no_computer_seat", _("No computer player holds a seat: you watch."))
         taken = {s.name.casefold() for s in change.seats.values()} | {
             r.name.casefold() for r in SeatRequest.objects.filter(
                 table=table, status__in=(SeatRequest.Status.PENDING, SeatRequest.Status.APPROVED)
             )
-        }
+        } | {e.name.casefold() for e in entrants}
         if cleaned.casefold() in taken:
             raise Refused(
                 "name_taken",
                 _("Someone at this table is already called %(name)s. Please pick another name.")
                 % {"name": cleaned},
             )
-        open_ = LateSeats.objects.filter(table=table, open=True).exists()
+        open_ = table.tournament_id is not None or (
+            LateSeats.objects.filter(table=table, open=True).exists()
+        )
         request = SeatRequest.objects.create(
             table=table, name=cleaned, claim_hash=claims.new_claim(session),
             status=SeatRequest.Status.APPROVED if open_ else SeatRequest.Status.PENDING,
@@ -152,6 +164,8 @@ def seat_waiting(change: Change) -> list[SeatRequest]:
             seat, "is_computer", "level", "claim_hash", "name", "away", "timeouts_in_row"
         )
         change.game.set_person(position, True)
+        if table.tournament_id is not None:
+            _becomes_entrant(table, position, request)
         request.status = SeatRequest.Status.SEATED
         request.position = position
         request.took_over = computer_name
@@ -163,6 +177,13 @@ def seat_waiting(change: Change) -> list[SeatRequest]:
         change.mark()
         transaction.on_commit(lambda: _announce(table.id))
     return seated
+
+
+def _becomes_entrant(table: Table, position: int, request: SeatRequest) -> None:
+    """Issue 30: the computer's entrant at this seat is the friend from now on."""
+    Entrant.objects.filter(
+        tournament=table.tournament_id, table=table, position=position, place=None
+    ).update(name=request.name, claim_hash=request.claim_hash, is_computer=False)
 
 
 def first_hand(table: Table, position: int, hashes: Iterable[str]) -> int | None:

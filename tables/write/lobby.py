@@ -169,8 +169,9 @@ def leave_table(table_id: int, hashes: list[str]) -> None:
         elif table.status == Table.Status.PLAYING:
             for position in mine:
                 change.make_computer(position)
-            if not change.persons():
-                # Nobody left to play with: end the game rather than let computers play alone.
+            if not change.persons() and table.tournament_id is None:
+                # Nobody left to play with: end the game rather than let computers play alone
+                # (a tournament's table plays on: its players are the tournament's).
                 change.game.cancel_hand()
                 change.game.end_now()
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
@@ -40,7 +41,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar, cast
 
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
@@ -53,8 +53,11 @@ from engine.history import hand_record
 from engine.runout import runout_streets
 from tables import cache, commitments, metrics
 from tables.models import FormerClaim, Hand, Seat, Table
+from tables.write import reasons
+from tables.write.tell import tell
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 _pauses = random.SystemRandom()  # P2: presentation only, never part of a decision
 
 
@@ -75,6 +78,14 @@ class _NeedsLock(Exception):
     """A change tried on the version this process holds that must be made under the lock: it
     writes more than the table's row, it was refused or made no change (confirmed under the
     lock), or the table moved on since that version."""
+
+
+class NotAnnounced(Exception):
+    """Committed but not told (Redis away): ``result`` is the write's; phones catch up later."""
+
+    def __init__(self, result: Any) -> None:
+        super().__init__("committed, not announced")
+        self.result = result
 
 
 class ChipsNotConserved(RuntimeError):
@@ -115,8 +126,7 @@ def changed_message(version: int, step: Step | None = None) -> dict[str, Any]:
 
 
 def _told(layer: Any, version: int, step: Step | None) -> dict[str, Any]:
-    """The group message for this layer: an in-process layer (one server process) has no
-    other process to tell how, and copies each message for every connection."""
+    """The group message for this layer (an in-process one has no other process to tell how)."""
     return changed_message(version, None if isinstance(layer, InMemoryChannelLayer) else step)
 
 
@@ -126,17 +136,15 @@ def notify(table_id: int, version: int, step: Step | None = None) -> None:
     if pending is not None:
         pending.append((table_id, version, step))
         return
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    async_to_sync(layer.group_send)(group_name(table_id), _told(layer, version, step))
+    # Redis away: logged and counted, not a server error (the change is committed).
+    tell(group_name(table_id), _told(get_channel_layer(), version, step))
 
 
 async def write_then_notify(write: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
     """For async code (consumers, the clock loop): run ``write`` on the database thread, then
     send the group messages of what it committed from the event loop. Runs to the end even if
     the caller is cancelled (a phone that disconnects mid-action): a committed change is always
-    announced. Exceptions from ``write`` (``Refused``...) reach the caller afterwards."""
+    announced. ``write``'s exceptions (``Refused``...) reach the caller, ``NotAnnounced`` too."""
 
     def run() -> tuple[T | None, list[tuple[int, int, Step | None]], BaseException | None]:
         notes: list[tuple[int, int, Step | None]] = []
@@ -151,9 +159,14 @@ async def write_then_notify(write: Callable[..., T], /, *args: Any, **kwargs: An
     async def run_and_announce() -> T:
         result, notes, error = await database_sync_to_async(run)()
         layer = get_channel_layer()
-        if layer is not None:
-            for table_id, version, step in notes:
-                await layer.group_send(group_name(table_id), _told(layer, version, step))
+        try:
+            if layer is not None:
+                for table_id, version, step in notes:
+                    await layer.group_send(group_name(table_id), _told(layer, version, step))
+        except Exception as exc:
+            if error is None:
+                log.warning("committed, not announced (the channel layer is away): %r", exc)
+                raise NotAnnounced(result) from exc
         if error is not None:
             raise error
         return cast(T, result)  # None only together with an error
@@ -460,7 +473,8 @@ def _step(change: Change, game: Game | None, fields: list[str]) -> Step | None:
 
 
 def _check_chips(game: Game) -> None:
-    expected = game.settings.starting_stack * len(game.seats)
+    """The chips in play (T7): starting + arrived - departed (one table: 1,000 a seat, R3)."""
+    expected = game.chips_expected()
     if game.total_chips() != expected:
         raise ChipsNotConserved(f"{game.total_chips()} chips at the table, expected {expected}")
 
@@ -496,7 +510,8 @@ def _sync_hands(change: Change, game: Game) -> None:
         )
     elif hand is not None and hand.finished and running_before:
         Hand.objects.filter(table=table, number=game.hand_number).update(
-            record=hand_record(hand), ended_at=change.now, final_stacks=hand.final_stacks
+            record=hand_record(hand), ended_at=change.now, final_stacks=hand.final_stacks,
+            reasons=reasons.of_hand(table, game.hand_number),  # hook(issue-27)
         )
     elif hand is None and running_before:
         Hand.objects.filter(table=table, number=number_before).update(
@@ -505,8 +520,8 @@ def _sync_hands(change: Change, game: Game) -> None:
 
 
 def deadline_for(table: Table, game: Game | None, seats: dict[int, Seat]) -> tuple[str, float]:
-    """What the clock does next at this table and after how many seconds."""
-    if table.status != Table.Status.PLAYING or game is None or game.finished:
+    """What the clock does next at this table and after how many seconds (alone: nothing)."""
+    if table.status != Table.Status.PLAYING or game is None or game.finished or len(game.seats) < 2:
         return Table.Deadline.NONE, 0.0
     if game.hand_running:
         assert game.hand is not None and game.hand.seat_to_act is not None

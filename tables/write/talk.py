@@ -21,8 +21,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, cast
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
@@ -31,6 +29,7 @@ from django.utils.translation import gettext_lazy
 
 from tables.models import CHAT_MAX, ChatMessage, ChatMute, ModerationAction, Table, TableTalk
 from tables.write.path import Refused, group_name
+from tables.write.tell import tell
 
 # The quick reactions: a name (what a phone sends), an emoji and a short phrase, said in the
 # language of each phone that shows it.
@@ -54,6 +53,11 @@ EVENTS: dict[str, Any] = {
     "computer": gettext_lazy("%(name)s let the computer play for %(other)s."),
     "host": gettext_lazy("%(name)s made %(other)s the host."),
     "took_over": gettext_lazy("%(name)s took over the seat of %(other)s."),
+    # issue 27: the host's learning table switch (tables.write.host.set_learning)
+    "learning_on": gettext_lazy(
+        "%(name)s made this a learning table: tap a computer player's action to see why."
+    ),
+    "learning_off": gettext_lazy("%(name)s turned the learning table off."),
 }
 
 BURST = 5  # messages a phone may send at once...
@@ -222,9 +226,7 @@ def switch_talk(table_id: int, hashes: Iterable[str], on: bool) -> TableTalk:
 
 
 def _announce(table_id: int, event: dict[str, Any]) -> None:
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(group_name(table_id), event)
+    tell(group_name(table_id), event)
 
 
 def _record(table_id: int, moderator: Any, action: str, reason: str,

@@ -109,6 +109,16 @@ def csp_violations_in(message: Any) -> bool:
     return text.startswith("CSP violation:") or "Content Security Policy" in text
 
 
+@pytest.fixture(autouse=True)
+def _own_js_errors() -> Iterator[None]:
+    """Each test starts with no JavaScript errors on record: an error of a test that failed is
+    that test's, and does not fail every test after it in the same worker (a page still open
+    when a test fails may log one more)."""
+    JS_ERRORS.clear()
+    yield
+    JS_ERRORS.clear()
+
+
 @pytest.fixture
 def csp_violations() -> list[str]:
     """What the policy refused on every page of the test (the test fails if any)."""

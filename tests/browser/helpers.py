@@ -33,7 +33,8 @@ BROWSER = [
 ]
 
 JS_ERRORS: list[str] = []
-"""Uncaught JavaScript errors of every page; tests assert it stays empty."""
+"""Uncaught JavaScript errors of the pages of the running test (emptied before each test by
+the ``_own_js_errors`` fixture); tests assert it stays empty."""
 
 
 class LiveServer:
@@ -53,8 +54,10 @@ class LiveServer:
 
 
 def screenshot(page: Any, name: str) -> None:
+    """The page as a player sees it once the motion has settled: finite animations (cards turning
+    over at a run-out) are shown at their end, not caught half turned."""
     SCREENSHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), animations="disabled")
 
 
 _FRAME = re.compile(r'<section id="table-frame"[^>]*>')

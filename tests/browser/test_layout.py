@@ -62,7 +62,12 @@ def _phone(browser: Any) -> Any:
 def _console_error(page: Any, msg: Any) -> None:
     # htmx:oobErrorNoTarget: seen only on pages this harness froze and thawed (held messages
     # handed over at once); left out here, reported, not hidden elsewhere.
-    if msg.type == "error" and "oobErrorNoTarget" not in msg.text:
+    # A websocket try that failed ("WebSocket connection to ... failed": a server too busy to
+    # answer its handshake) is the network's, not the page's: the page tries again at once
+    # (static/js/live.js; tests/browser/test_reconnect.py) and this test is about the layout.
+    if msg.type == "error" and "oobErrorNoTarget" not in msg.text and not (
+        msg.text.startswith("WebSocket connection to") and " failed" in msg.text
+    ):
         JS_ERRORS.append(f"{page.url}: console {msg.text}")
 
 
@@ -268,13 +273,20 @@ def test_pass_and_play_hand_off_side_pots_and_game_over_fit_every_size(
             actions_in_hand_1 = 0
             continue
         thaw(page)
+        if new:
+            # Measuring at every size takes a while on a loaded machine, and the turn's time
+            # may run out meanwhile: act on a fresh look.
+            continue
         if state["screen"] == "handoff":
             page.get_by_test_id("handoff-confirm").click()
             page.locator("[data-testid=action-bar], [data-testid=waiting-bar]").first.wait_for()
         elif state["turn"] and state["hand"] <= 1:
             old = frame(page)["version"]
             if actions_in_hand_1 == 0:
-                page.locator("[data-open-bet-sheet]").click()
+                opener = page.locator("[data-open-bet-sheet]")
+                if not opener.is_visible():
+                    continue  # the turn went by between the look and now
+                opener.click()
                 page.locator("[data-bet-sheet] [data-preset=min]").click()
                 page.locator("[data-bet-confirm]").click()
             elif actions_in_hand_1 == 1:
@@ -413,5 +425,6 @@ def test_p1_an_away_player_finds_im_back_below_the_table_at_every_size(
     # While away, your place says "Folded" or "All in" rather than "Away" once the computer has
     # played the seat, so the button going is what shows the server took you back.
     back.wait_for(state="detached", timeout=10_000)
-    assert not page.locator("#me .seat__state", has_text="Away").count()
+    # Your place stops saying "Away" (waited for: a CI run under load once looked in between).
+    page.locator("#me .seat__state", has_text="Away").wait_for(state="detached", timeout=10_000)
     assert not JS_ERRORS, JS_ERRORS

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import Any, cast
 
 from tests.browser.helpers import (
     BROWSER,
@@ -23,13 +23,24 @@ pytestmark = BROWSER
 SMALL = {"width": 360, "height": 740}
 
 
-def _run_out_seen(phone: Any, server: LiveServer, code: str, timeout: float = 240) -> bool:
+# The odds badges and the frame's data read in one look, while a run-out is on screen: the
+# run-out goes on meanwhile (on a loaded machine the river came between two looks).
+RUNOUT_NOW = """() => document.querySelector('[data-testid=runout-note]') && ({
+  texts: Array.from(document.querySelectorAll('.odds-badge'), b => b.innerText),
+  data: document.getElementById('table-data').textContent,
+})"""
+
+
+def _run_out_seen(
+    phone: Any, server: LiveServer, code: str, timeout: float = 240
+) -> dict[str, Any] | None:
     """Go all in on every turn until a hand is run out with the hands face up (the odds show
-    at the seats), or the game ends. Returns whether the odds were seen."""
+    at the seats), or the game ends. Returns what was on screen then (RUNOUT_NOW), or None."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and frame(phone)["screen"] != "over":
-        if phone.locator("[data-testid=runout-note]").count():
-            return True
+        seen = phone.evaluate(RUNOUT_NOW)
+        if seen:
+            return cast(dict[str, Any], seen)
         if not take_turn(phone, shove=True):
             try:
                 phone.wait_for_selector(
@@ -37,29 +48,27 @@ def _run_out_seen(phone: Any, server: LiveServer, code: str, timeout: float = 24
                 )
             except Exception:  # nothing came: look again
                 continue
-    return False
+    return None
 
 
 def test_the_odds_show_at_each_seat_while_an_all_in_hand_is_run_out(
     app_server: LiveServer, new_phone: Any
 ) -> None:
-    seen = False
+    seen_now = None
     for attempt in range(4):
         phone = new_phone()
         phone.set_viewport_size(SMALL)
         code = start_computer_game(phone, app_server, f"Asha{attempt}")
-        if _run_out_seen(phone, app_server, code):
-            seen = True
+        seen_now = _run_out_seen(phone, app_server, code)
+        if seen_now:
             break
-    assert seen, "no hand was run out with the hands face up"
-    badges = phone.locator(".odds-badge")
-    screenshot(phone, "learn-runout-odds")
-    assert badges.count() >= 2
-    texts = badges.all_inner_texts()
+    assert seen_now, "no hand was run out with the hands face up"
+    texts = seen_now["texts"]
+    assert len(texts) >= 2, texts
     assert all("Win" in t and "%" in t for t in texts)
-    data = json.loads(phone.locator("#table-data").text_content() or "{}")
-    runout = data["runout"]
-    assert len(runout["seats"]) == badges.count()
+    runout = json.loads(seen_now["data"] or "{}")["runout"]
+    assert len(runout["seats"]) == len(texts)
+    screenshot(phone, "learn-runout-odds")
     assert_no_foreign_cards(phone, app_server, code)
     # The result comes once the river is out: the badges go and the winner is shown.
     phone.wait_for_selector(".odds-badge", state="detached", timeout=20_000)

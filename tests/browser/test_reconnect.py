@@ -226,3 +226,42 @@ def test_a_tap_lost_in_a_drop_is_reported_on_return_and_never_played(
     assert lost not in _recent_actions(own_server, code)  # nothing was played for it
     screenshot(phone, "reconnect-390x844-tap-lost")
     assert not JS_ERRORS, JS_ERRORS
+
+
+# Records, for every socket the page opens, whether the document had run all its deferred
+# scripts (DOMContentLoaded) by then. This listener is the page's first, so it runs before
+# live.js's own.
+_SOCKET_TIMING = """
+(() => {
+  window.__domReady = false;
+  window.__socketsBeforeReady = 0;
+  document.addEventListener("DOMContentLoaded", () => { window.__domReady = true; });
+  const Native = window.WebSocket;
+  window.WebSocket = function (...args) {
+    if (!window.__domReady) window.__socketsBeforeReady += 1;
+    return new Native(...args);
+  };
+  window.WebSocket.prototype = Native.prototype;
+  Object.assign(window.WebSocket, {
+    CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3,
+  });
+})();
+"""
+
+
+def test_the_socket_opens_only_once_every_script_of_the_page_listens(
+    app_server: LiveServer, new_phone: Any
+) -> None:
+    """A socket opened while chat.js was still loading could say "open" to nobody, and the
+    talk's drawer was then never asked for (a CI run waited 30 s for it under load)."""
+    phone = new_phone()
+    phone.context.add_init_script(_SOCKET_TIMING)
+    phone.goto(app_server.url + "/new/?mode=computer")
+    phone.fill("input[name=name]", "Asha")
+    phone.get_by_test_id("create-submit").click()
+    _wait_connection(phone, "open")
+    phone.locator("#chat-log[data-initial]").wait_for(state="attached")
+    assert phone.evaluate("() => window.__domReady") is True
+    assert phone.evaluate("() => window.__socketsBeforeReady") == 0
+    assert not JS_ERRORS, JS_ERRORS
+

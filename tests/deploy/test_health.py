@@ -57,7 +57,7 @@ def test_healthz_answers_503_within_a_second_or_so_when_the_layer_hangs(
 ) -> None:
     settings.CHANNEL_LAYERS = {  # type: ignore[attr-defined]
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "tables.live.redis_layer.RedisPubSubLayer",
             "CONFIG": {"hosts": [f"redis://127.0.0.1:{silent_port}/0"]},
         }
     }
@@ -74,7 +74,7 @@ def test_healthz_answers_503_when_the_layer_refuses(settings: object) -> None:
         port = probe.getsockname()[1]
     settings.CHANNEL_LAYERS = {  # type: ignore[attr-defined]
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "tables.live.redis_layer.RedisPubSubLayer",
             "CONFIG": {"hosts": [f"redis://127.0.0.1:{port}/0"]},
         }
     }

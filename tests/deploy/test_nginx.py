@@ -10,7 +10,10 @@ Checked: pages over HTTPS with HSTS and CSP; plain HTTP redirected; static files
 websockets routed by path to one process; two phones play a hand over wss:// through nginx;
 SIGTERM to the process serving their table mid-hand: the phones reconnect through nginx to the
 other process, see the very version they had, and finish the hand with no action lost and the
-chips conserved.
+chips conserved. Processes away: one killed, its tables' pages and sockets come from the other
+(200, not 502); a rolling restart always finds the process that is back (nginx remembers no
+failure: it once answered 502 "no live upstreams" with one back and idle); every process down,
+nginx answers the app's own bilingual page with 503 and Retry-After.
 """
 
 from __future__ import annotations
@@ -82,9 +85,29 @@ class Daphne:
     port: int
     process: subprocess.Popen[bytes]
     log: Path
+    env: dict[str, str] = field(default_factory=dict, repr=False)
 
     def text(self) -> str:
         return self.log.read_text(errors="replace")
+
+    def start(self) -> None:
+        """Started (again) as systemd would, its output added to the same log; returns once
+        it listens."""
+        with open(self.log, "ab") as sink:
+            self.process = subprocess.Popen(
+                _daphne_command(self.port), cwd=ROOT, env=self.env, stdout=sink,
+                stderr=subprocess.STDOUT,
+            )
+        _wait_listening(self)  # type: ignore[arg-type]
+
+    def kill(self) -> None:
+        """SIGKILL (a crash), waited for: the port refuses connections from now on."""
+        self.process.kill()
+        self.process.wait(10)
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
 
     def served(self, code: str) -> int:
         return len(re.findall(rf'"WSCONNECT /ws/t/{code}/"', self.text()))
@@ -152,7 +175,7 @@ def _nginx_conf(folder: Path, https: int, http: int, ports: list[int], static: P
     site = _replace(site, "server_name poker.example.org;", "server_name localhost;", 2)
     site = _replace(site, "/etc/letsencrypt/live/poker.example.org/fullchain.pem", str(cert), 1)
     site = _replace(site, "/etc/letsencrypt/live/poker.example.org/privkey.pem", str(key), 1)
-    site = _replace(site, "/srv/holdem/staticfiles/", f"{static}/", 1)
+    site = _replace(site, "/srv/holdem/staticfiles/", f"{static}/", 2)  # + the 503 page
     site = _replace(site, "127.0.0.1:8001 ", f"127.0.0.1:{ports[0]} ", 2)
     site = _replace(site, "127.0.0.1:8002 ", f"127.0.0.1:{ports[1]} ", 2)
     modules = f"load_module {BROTLI_MODULE};" if BROTLI_MODULE.exists() else ""
@@ -166,7 +189,9 @@ user root;
 worker_processes 1;
 pid {folder}/nginx.pid;
 error_log {folder}/error.log warn;
-events {{ worker_connections 256; }}
+# A socket is two connections (the phone's and Daphne's): 256 ran out at the 30-table chaos
+# soak's 135 players, and nginx answered 500 or nothing (Debian's own nginx.conf: 768 a worker).
+events {{ worker_connections 4096; }}
 http {{
     include /etc/nginx/mime.types;
     default_type application/octet-stream;
@@ -230,7 +255,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
             process = subprocess.Popen(
                 _daphne_command(port), cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT
             )
-        daphnes.append(Daphne(port, process, log))
+        daphnes.append(Daphne(port, process, log, env))
     conf = _nginx_conf(folder, https, http, ports, static, cert, key)
     test = subprocess.run([nginx, "-t", "-c", str(conf)], capture_output=True, text=True)
     assert test.returncode == 0, test.stderr
@@ -487,3 +512,121 @@ async def test_two_phones_play_through_the_proxy_and_outlive_a_process_stopping(
     assert sum(stacks) == 2 * STARTING_STACK, final_stacks
     _version, state = _table_row(stack, table["id"])
     assert sum(seat["stack"] for seat in state["seats"]) == 2 * STARTING_STACK, state["seats"]
+
+
+# ------------------------------------------------------------------------------ processes away
+def _all_up(stack: Stack) -> None:
+    """Every Daphne running again (the test before may have stopped one)."""
+    for daphne in stack.daphnes:
+        if not daphne.alive:
+            daphne.start()
+
+
+def _pages(stack: Stack) -> list[str]:
+    return ["/", "/healthz", *(f"/t/{t['code']}/" for t in stack.tables)]
+
+
+def _refused(stack: Stack, daphne: Daphne) -> int:
+    """How many times nginx found ``daphne``'s port closed (and went on to the next one)."""
+    text = (stack.cafile.parent / "error.log").read_text(errors="replace")
+    return len(re.findall(rf"Connection refused\) while connecting to upstream.*"
+                          rf"127\.0\.0\.1:{daphne.port}/", text))
+
+
+async def _socket_served_by(stack: Stack, table: dict[str, Any]) -> Daphne:
+    """The process a table's websocket reaches through nginx (a watcher's first frame)."""
+    before = [d.served(table["code"]) for d in stack.daphnes]
+    stop = asyncio.Event()
+    watcher = _phone(stack, table, f"watch-{table['code']}", None)
+    task = asyncio.create_task(watcher.run(stop))
+    await _until(lambda: bool(watcher.versions), f"a first frame of {table['code']}")
+    stop.set()
+    await watcher.ws.close()
+    await asyncio.wait_for(task, 10)
+    [served] = [d for d, n in zip(stack.daphnes, before, strict=True)
+                if d.served(table["code"]) > n]
+    return served
+
+
+async def test_a_process_killed_its_tables_come_from_the_other_with_200_not_502(
+    stack: Stack,
+) -> None:
+    _all_up(stack)
+    routed = {t["code"]: await _socket_served_by(stack, t) for t in stack.tables[1:]}
+    victim = stack.daphnes[0]
+    [other] = [d for d in stack.daphnes if d is not victim]
+    theirs = [t for t in stack.tables[1:] if routed[t["code"]] is victim]
+    assert theirs, routed  # (the routing test: both processes have tables of their own)
+    refused = _refused(stack, victim)
+    victim.kill()
+    # Pages (any process) and the victim's tables' pages: every one from the other process,
+    # however many times nginx tries the dead one first.
+    for _round in range(3):
+        for path in _pages(stack):
+            status, _headers, body = stack.get(stack.base + path)
+            assert status == 200, (path, status, body[:300])
+    assert _refused(stack, victim) > refused  # the dead port was tried, and passed over
+    # The victim's tables' websockets go on to the next process on the hash's ring.
+    for table in theirs:
+        assert await _socket_served_by(stack, table) is other, table["code"]
+    victim.start()
+    assert stack.get(stack.base + "/")[0] == 200
+
+
+def test_a_rolling_restart_always_finds_the_process_that_is_back(stack: Stack) -> None:
+    """One process after the other stopped and started again (a deploy, the soak's clock
+    fault): a process nginx found closed a moment ago answers again as soon as it is back,
+    while the other one is away (nginx's failure memory must not leave it no process)."""
+    _all_up(stack)
+    first, second = stack.daphnes
+    for away, back in ((first, second), (second, first)):
+        away.kill()
+        for path in _pages(stack):  # nginx finds it closed, and notes a failure
+            assert stack.get(stack.base + path)[0] == 200, path
+        away.start()
+        # at once the other goes: every page from the one just back
+        back.kill()
+        for path in _pages(stack):
+            status, _headers, body = stack.get(stack.base + path)
+            assert status == 200, (path, status, body[:300])
+        back.start()
+
+
+def test_every_process_down_answers_the_apps_own_bilingual_503_with_retry_after(
+    stack: Stack,
+) -> None:
+    from django.utils import translation
+
+    from config.errors import RESTARTING_PAGE
+
+    for daphne in stack.daphnes:
+        if daphne.alive:
+            daphne.kill()
+    code = stack.tables[0]["code"]
+    for path in ("/", f"/t/{code}/", "/healthz", f"/ws/t/{code}/"):
+        status, headers, body = stack.get(stack.base + path)
+        assert status == 503, (path, status, body[:300])
+        assert headers["retry-after"] == "10"
+        assert headers["cache-control"] == "no-store"
+        assert headers["content-type"] == "text/html; charset=utf-8"
+        assert headers["strict-transport-security"] == f"max-age={YEAR}"
+        html = body.decode()
+        assert 'data-error-page="503"' in html and "<center>nginx</center>" not in html
+        assert '<html lang="en">' in html and '<section lang="ne">' in html
+        for sentence in RESTARTING_PAGE:  # each in English and in Nepali
+            with translation.override("ne"):
+                nepali = translation.gettext(sentence)
+            assert nepali != sentence, sentence  # translated
+            assert sentence in html and nepali in html, sentence
+    # A form sent: the same page (nginx never sent it anywhere: nothing to send again).
+    request = urllib.request.Request(stack.base + f"/t/{code}/join/", data=b"name=Chandra",
+                                     method="POST")
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, context=stack.context, timeout=10)
+    assert refused.value.code == 503 and refused.value.headers["Retry-After"] == "10"
+    assert 'data-error-page="503"' in refused.value.read().decode()
+    # The page is nginx's own only while no process answers.
+    stack.daphnes[1].start()
+    status, headers, body = stack.get(stack.base + f"/t/{code}/")
+    assert status == 200 and "retry-after" not in headers and b"data-error-page" not in body
+    stack.daphnes[0].start()

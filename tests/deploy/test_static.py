@@ -47,7 +47,7 @@ def _get(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
 
 
 def _references(page: str) -> list[str]:
-    """The static files a page names (a fragment, as in ``suits.svg#suit-h``, is no part of
+    """The static files a page names (a fragment, as in ``icons.svg#suit-h``, is no part of
     the file's name)."""
     return [url.split("#")[0] for url in re.findall(r'(?:href|src)="(/static/[^"]+)"', page)]
 
@@ -69,6 +69,9 @@ def test_static_files_come_compressed_and_immutable_for_a_year(server: Server) -
         cache = plain["Cache-Control"]
         assert "immutable" in cache, (url, cache)
         assert int(re.search(r"max-age=(\d+)", cache).group(1)) >= YEAR  # type: ignore[union-attr]
+        # Never asked for again, so nothing to revalidate it by (config/static.py).
+        for header in ("ETag", "Last-Modified", "Access-Control-Allow-Origin"):
+            assert header not in plain, (url, header)
         if not url.endswith((".css", ".js", ".svg", ".webmanifest")):
             continue  # images are compressed already
         _s, br, br_body = _get(server.base + url, **{"Accept-Encoding": "br, gzip"})

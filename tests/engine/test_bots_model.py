@@ -22,6 +22,7 @@ from engine.bots.model import (
     clear_cache,
     count_hand,
     model_from_past,
+    observed_ratio,
     prior_for,
     summary,
 )
@@ -90,6 +91,71 @@ def test_rates_are_shrunk_towards_the_prior_while_the_sample_is_small() -> None:
     many = Profile.of(Counts(hands=400, vpip=400), prior)
     assert many.vpip > 0.97
     assert few.vpip == pytest.approx((3 + prior.vpip * WEIGHT_HANDS) / (3 + WEIGHT_HANDS))
+
+
+def test_opens_are_counted_against_a_typical_players_from_the_same_seats() -> None:
+    # Six seats, the button (seat 0) deals: seat 3 acts first (five behind him), seat 4 limps,
+    # seat 5 raises over him (an open: nobody had raised), seat 0 re-raises (no open chance: he
+    # faced a raise), the blinds fold, the big blind (seat 2) with no free option.
+    hand = make_hand(dict.fromkeys(range(6), 2000), button=0)
+    play(hand, "3 fold", "4 call", "5 raise 80", "0 raise 240", "1 fold", "2 fold", "4 fold",
+         "5 fold")
+    counts = count_hand(hand_view(hand, 1))
+    assert (counts[3].open_chances, counts[3].opens) == (1, 0)
+    assert counts[3].open_expected == pytest.approx(0.16)
+    assert (counts[4].open_chances, counts[4].opens) == (1, 0)
+    assert (counts[5].open_chances, counts[5].opens) == (1, 1)
+    assert counts[5].open_expected == pytest.approx(0.27)
+    assert counts[0].open_chances == 0 and counts[0].pre_reraised == 1
+    assert counts[1].open_chances == 0 and counts[2].open_chances == 0
+    # A big blind who checks his free option after a limp had no chance to open either.
+    limped = make_hand({0: 2000, 1: 2000}, button=0)
+    play(limped, "0 call", "1 check")
+    counts = count_hand(hand_view(limped, 1))
+    assert (counts[0].open_chances, counts[0].opens) == (1, 0)
+    assert counts[0].open_expected == pytest.approx(0.8)
+    assert counts[1].open_chances == 0
+
+
+def test_the_opening_read_is_shrunk_towards_a_typical_player_by_the_chances_seen() -> None:
+    def opening(chances: int, opens: int, expected: float) -> float:
+        counts = Counts(open_chances=chances, opens=opens, open_expected=expected)
+        return Profile.of(counts, prior_for(6)).open_ratio
+
+    assert opening(0, 0, 0.0) == pytest.approx(1.0)
+    # Heads-up a typical player opens 80% from the button: opening 75% is nearly typical.
+    assert opening(40, 30, 32.0) == pytest.approx(
+        (30 + WEIGHT_HANDS * 0.8) / (32 + WEIGHT_HANDS * 0.8))
+    # Opening every hand from the first seat of six (typical: 16%, so 6.25 times as many): the
+    # read comes near that after 40 chances, not after 4.
+    assert opening(40, 40, 6.4) > 4.5
+    assert 1.5 < opening(4, 4, 0.64) < 2.5
+    assert observed_ratio(4, 4, 0.64) == pytest.approx(opening(4, 4, 0.64))
+    # Until the chances to open add up, the read leans on how often he raised at all (PFR).
+    raiser = Profile.of(Counts(hands=30, vpip=15, pfr=15, open_chances=2, opens=2,
+                               open_expected=0.5), prior_for(6))
+    assert raiser.open_ratio == pytest.approx(
+        observed_ratio(2, 2, 0.5, raiser.pfr / prior_for(6).pfr))
+    assert raiser.open_ratio > 2.0
+
+
+def test_calls_of_one_raise_are_counted_against_a_typical_players() -> None:
+    # Heads-up: the button opens, the big blind calls (a typical player calls 55%); then the
+    # big blind re-raises in the next hand (a chance to call that he did not take).
+    called = make_hand({0: 2000, 1: 2000}, button=0)
+    play(called, "0 raise 60", "1 call")
+    counts = count_hand(hand_view(called, 0))
+    assert (counts[1].call_chances, counts[1].raise_calls) == (1, 1)
+    assert counts[1].call_expected == pytest.approx(0.55)
+    assert counts[0].call_chances == 0
+    raised = make_hand({0: 2000, 1: 2000}, button=0)
+    play(raised, "0 raise 60", "1 raise 180", "0 fold")
+    counts = count_hand(hand_view(raised, 0))
+    assert (counts[1].call_chances, counts[1].raise_calls) == (1, 0)
+    assert counts[0].call_chances == 0  # he faced a re-raise, not one raise
+    # A big blind who called 5 of 40 raises heads-up (typical: 22 of 40) reads about half as wide.
+    tight = Profile.of(Counts(call_chances=40, raise_calls=5, call_expected=22.0), prior_for(2))
+    assert 0.3 < tight.call_ratio < 0.5
 
 
 def history(opponent: str, hands: int = 60) -> list[dict[str, Any]]:

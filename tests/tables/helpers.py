@@ -201,7 +201,7 @@ def game_of(table: Table) -> Game:
 def assert_chips_conserved() -> None:
     for table in Table.objects.exclude(state=None):
         game = game_of(table)
-        assert game.total_chips() == game.settings.starting_stack * len(game.seats), table
+        assert game.total_chips() == game.chips_expected(), table
     for hand in Hand.objects.exclude(final_stacks=None):
         start = sum(p["stack"] for p in hand.players)
         assert hand.final_stacks is not None

@@ -49,7 +49,8 @@ class Server:
              "config.asgi:application"],
             cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 30
+        # A bound, not a pace: Django's start takes over 30 s on a 2-core machine at a load of 15.
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"daphne exited with {self.process.returncode}")

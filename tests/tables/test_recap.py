@@ -13,7 +13,7 @@ from engine.history import replay
 from tables import claims, clock
 from tables.models import Hand, Table
 from tables.pages import recap
-from tables.write import lobby, play
+from tables.write import lobby, path, play
 from tests.tables.helpers import game_of, new_session
 
 pytestmark = pytest.mark.django_db
@@ -34,8 +34,13 @@ def _played_out() -> tuple[Table, SessionStore]:
         if table.status != Table.Status.PLAYING:
             break
         if table.deadline_kind == Table.Deadline.TURN:
-            # An all in is always allowed (as a call when nobody may raise).
-            play.act(table.id, hashes, kind="all_in", amount=None, version=table.version,
+            # All in; when nobody left could answer a raise (every other player all in for
+            # less), an all in for more is refused (R17): then the person calls.
+            try:
+                play.act(table.id, hashes, kind="all_in", amount=None, version=table.version,
+                         action_id=play.random_action_id())
+            except path.Refused:
+                play.act(table.id, hashes, kind="call", amount=None, version=table.version,
                          action_id=play.random_action_id())
         else:
             clock.fire(table.id, table.version, table.next_deadline)

@@ -29,7 +29,7 @@ def test_servers_separated_by_commas_are_the_hosts_in_their_order() -> None:
     url = "redis://10.0.0.5:6379/0, redis://10.0.0.6:6379/0,"
     assert redis_hosts(url) == ["redis://10.0.0.5:6379/0", "redis://10.0.0.6:6379/0"]
     layer = channel_layers(url)["default"]
-    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert layer["BACKEND"] == "tables.live.redis_layer.RedisPubSubLayer"
     assert layer["CONFIG"]["hosts"] == ["redis://10.0.0.5:6379/0", "redis://10.0.0.6:6379/0"]
 
 

@@ -67,6 +67,18 @@ var drained = window.__engineErrors.splice(0);
 
 # The state a wait asks for: an element matching the selector (and holding the text, when
 # given) that is visible, merely in the document, hidden or absent.
+_TABLE_STATE = """
+var live = document.getElementById('table-live') || {dataset: {}};
+var frame = document.getElementById('table-frame') || {dataset: {}};
+var data = {};
+try { data = JSON.parse((document.getElementById('table-data') || {}).textContent || '{}'); }
+catch (e) { data = {error: String(e)}; }
+var notice = document.getElementById('table-notice');
+return JSON.stringify({connection: live.dataset.connection, version: frame.dataset.version,
+  screen: frame.dataset.screen, seat: frame.dataset.seat, to_act: data.to_act, you: data.you,
+  status: data.status, bar: !!document.querySelector('[data-action-bar]'),
+  notice: notice ? notice.textContent.trim().slice(0, 120) : null});
+"""
 _STATE = """
 function matches(css, text) {
   return Array.prototype.filter.call(document.querySelectorAll(css), function (el) {
@@ -148,8 +160,16 @@ class Phone:
                 return value
             if time.monotonic() > deadline:
                 raise EngineError(f"{self.engine}: waited {timeout:.0f} s for {what or body}"
-                                  f" at {self.url()}")
+                                  f" at {self.url()}; the page: {self.table_state()}")
             time.sleep(POLL)
+
+    def table_state(self) -> str:
+        """What a table page shows, in a line, for a failure's message: the socket's state, the
+        frame's version and screen, whose turn the frame says it is, the notice shown."""
+        try:
+            return str(self.look(_TABLE_STATE))
+        except Exception as exc:  # not a table page, or the page is gone
+            return f"(not read: {exc})"
 
     def wait_for(self, css: str, state: str = "visible", text: str | None = None,
                  timeout: float = TIMEOUT) -> None:
@@ -197,6 +217,26 @@ class Phone:
             self._type(css, KEYS[key], clear=False)
 
     def screenshot(self, name: str) -> Path:
+        """A picture of the page once its finite animations (cards turning over, chips
+        sliding) have ended: taken in the middle of one, a card shows half turned and looks
+        squashed. Endless or long ones (the glow of the seat to act, the turn timer running down)
+        are not waited for, nor transitions (the timer's ring moves a little every second):
+        only animations of at most two seconds."""
+        running = (
+            "if (!document.getAnimations) return [];"
+            " return document.getAnimations().filter(function (a) {"
+            "  var t = a.effect.getComputedTiming();"
+            "  return a.playState === 'running' && t.iterations !== Infinity"
+            "   && !(window.CSSTransition && a instanceof CSSTransition)"
+            "   && t.activeDuration <= 2000; }).map(function (a) {"
+            "  var e = a.effect.target;"
+            "  return (a.animationName || a.transitionProperty || 'animation') + ' on '"
+            "   + (e ? e.className : '?') + ' ' + a.effect.getComputedTiming().activeDuration; });")
+        deadline = time.monotonic() + TIMEOUT
+        while blocking := self.look(running):
+            if time.monotonic() > deadline:
+                raise EngineError(f"{self.engine}: animations still running: {blocking}")
+            time.sleep(POLL)
         folder = SCREENSHOTS / self.engine
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{name}.png"
