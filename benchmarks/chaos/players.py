@@ -37,6 +37,9 @@ _EVENTS = re.compile(r'id="last-line"[^>]*data-announce-id="[A-Z0-9]+-(\d+)-(\d+
 # its number; the viewer's own seat is away when the frame offers "I'm back" instead.
 _SEAT = re.compile(r'<div class="seat( [^"]*)?"\s+data-seat="(\d+)"')
 _COME_BACK = 'data-testid="come-back"'
+# The viewer's own place (tables/_me.html): away there too, also at their own turn, when the
+# action bar is drawn instead of "I'm back".
+_ME = re.compile(r'<div class="me( [^"]*)?" id="me"[^>]*data-seat="(\d+)"')
 # What a notice says became of the action just sent, or asked about after a drop.
 APPLIED = {"already_counted", "pending_applied"}
 SAVING_SLOWLY = "saving_slowly"  # the database is away: try again in a moment
@@ -50,6 +53,7 @@ def away_seats(text: str, you: int | None) -> list[int] | None:
     away = {int(number) for classes, number in seats if "seat--away" in classes.split()}
     if you is not None and _COME_BACK in text:
         away.add(int(you))
+    away |= {int(n) for classes, n in _ME.findall(text) if "seat--away" in classes.split()}
     return sorted(away)
 
 

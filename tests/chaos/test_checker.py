@@ -295,3 +295,13 @@ def test_a_frame_draws_the_seats_away() -> None:
     assert away_seats(text, 1) == [2]
     assert away_seats(text + '<button data-testid="come-back">', 1) == [1, 2]
     assert away_seats("<div>no seats drawn</div>", 1) is None
+
+
+def test_a_frame_draws_the_viewer_away_at_their_own_turn() -> None:
+    # The seed-3 soak in CI (2026-12-03): an away seat acted for after the 0.6 s pause (P1) at
+    # its own turn, the only frames of that version its own, with the action bar and no "I'm
+    # back": its own place (tables/_me.html) says it.
+    seat = '<li><div class="seat"\n     data-seat="{}"><span>x</span></div></li>'
+    me = '<div class="me seat--turn{}" id="me" data-testid="me" data-seat="1">'
+    assert away_seats(seat.format(2) + me.format(" seat--away"), 1) == [1]
+    assert away_seats(seat.format(2) + me.format(""), 1) == []

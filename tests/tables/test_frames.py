@@ -107,6 +107,30 @@ def test_a_paused_table_shows_the_clock_standing_still() -> None:
     assert "data-paused" not in running.text
 
 
+def test_p1_an_away_seat_is_drawn_away_to_everyone_also_at_its_own_turn() -> None:
+    # At their own turn an away person gets the action bar (any tap brings them back) rather
+    # than "I'm back": their own place still says they are away, as the chaos soak's record
+    # reads it (benchmarks/chaos/players.away_seats; a CI soak once met a frame without it).
+    from benchmarks.chaos.players import away_seats
+
+    game = Game(GameSettings(), {s: s in PERSONS for s in range(4)}, rng=random.Random(5))
+    game.start_hand(seed=21)
+    assert game.hand is not None and game.hand.seat_to_act is not None
+    to_act = game.hand.seat_to_act
+    seats = dict(snapshot_of(game).seats)
+    seats[to_act] = dataclasses.replace(seats[to_act], is_computer=False, away=True)
+    away = snapshot_of(game, deadline_kind="away", seats=seats)  # (each its own drawings)
+    base = snapshot_of(game)
+    own = draw(away, [to_act])
+    assert 'data-testid="action-bar"' in own.text and 'data-testid="come-back"' not in own.text
+    me = re.search(r'<div class="me[^"]*" id="me"', own.text)
+    assert me is not None and "seat--away" in me.group(0)
+    assert away_seats(own.text, to_act) == [to_act]
+    other = next(s for s in PERSONS if s != to_act)
+    assert away_seats(draw(away, [other]).text, other) == [to_act]
+    assert away_seats(draw(base, [to_act]).text, to_act) == []
+
+
 def played(hands: int, seed: int) -> list[Snapshot]:
     """Every version of a four-seat table over a few hands (bets, raises, folds, all ins)."""
     rng = random.Random(seed)
