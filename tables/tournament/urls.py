@@ -11,6 +11,7 @@ app_name = "tournament"
 
 urlpatterns = [
     path("of-table/<str:code>/", views.of_table, name="of_table"),
+    path("of-table/<str:code>/line/", views.table_line, name="table_line"),
     path("<str:code>/", views.page, name="page"),
     path("<str:code>/live/", views.live, name="live"),
     path("<str:code>/join/", views.join, name="join"),

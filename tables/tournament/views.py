@@ -29,7 +29,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 from tables import claims, codes, ratelimit
 from tables.live.qr import qr_svg
 from tables.models import Table
-from tables.tournament import control, history, recap, setup
+from tables.tournament import control, history, line, recap, setup
 from tables.tournament.forms import CreateTournamentForm, JoinTournamentForm
 from tables.tournament.models import Tournament
 from tables.tournament.summary import RESULT_COLUMNS, my_entrant, result_rows, summary
@@ -139,6 +139,18 @@ def of_table(request: HttpRequest, code: str) -> HttpResponse:
         return _message(request, _("No tournament with that code"),
                         _("This table is not part of a tournament."), 404)
     return redirect("tournament:page", code=found)
+
+
+@require_safe
+def table_line(request: HttpRequest, code: str) -> HttpResponse:
+    """The line at the top of a tournament's table page, asked for again by the line itself
+    (``tables.tournament.line``); nothing (204) for a table that is no tournament's."""
+    clean = codes.normalize(code)
+    table_id = clean and Table.objects.filter(code=clean).values_list("pk", flat=True).first()
+    html = line.table_line(table_id, request) if table_id else ""
+    if not html:
+        return HttpResponse(status=204)
+    return HttpResponse(html)
 
 
 @require_safe

@@ -25,7 +25,7 @@ def _line(table: Table, language: str = "en") -> str | None:
     response = phone.get(reverse("tables:table", args=[table.code]))
     assert response.status_code == 200
     found = re.search(
-        r'<p class="tourney-line[^"]*" data-testid="tournament-line">(.*?)</p>',
+        r'<p class="tourney-line[^"]*" data-testid="tournament-line"[^>]*>(.*?)</p>',
         html.unescape(response.content.decode()), flags=re.S,
     )
     return found.group(1) if found else None
@@ -52,8 +52,21 @@ def test_each_table_of_a_tournament_links_to_its_lobby_with_its_level_and_player
         )
 
 
+def _polled(table: Table) -> str:
+    """The line as the page's line asks for it again (its own hx-get, every few seconds)."""
+    page = Client().get(reverse("tables:table", args=[table.code])).content.decode()
+    found = re.search(r'data-testid="tournament-line"[^>]* hx-get="([^"]+)" '
+                      r'hx-trigger="every (\d+)s" hx-swap="outerHTML"', page)
+    assert found is not None, "the line does not ask for itself again"
+    response = Client().get(html.unescape(found.group(1)))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
 def test_the_line_follows_the_level_and_the_players_out() -> None:
     tournament = computer_tournament(13, level_hands=1)
+    watched = tables_of(tournament)[0]
+    assert "13 of 13 left" in _text(_polled(watched))
     for _step in range(5000):
         if Entrant.objects.filter(tournament=tournament, place__isnull=False).exists():
             break
@@ -68,6 +81,17 @@ def test_the_line_follows_the_level_and_the_players_out() -> None:
     assert line is not None
     assert f"level {tournament.level + 1} · " in _text(line)
     assert f"{left} of 13 left" in _text(line)
+    # A phone that stays on its table's page sees it too: the line it asks for again says so.
+    polled = _polled(table)
+    assert f'data-left="{left}"' in polled and f"level {tournament.level + 1} · " in _text(polled)
+
+
+def test_the_line_asked_for_at_a_table_of_no_tournament_is_nothing() -> None:
+    table = Table.objects.create(code="ABC234", mode=Table.Mode.FRIENDS)
+    phone = Client()
+    assert phone.get(reverse("tournament:table_line", args=[table.code])).status_code == 204
+    assert phone.get(reverse("tournament:table_line", args=["??"])).status_code == 204
+    assert phone.post(reverse("tournament:table_line", args=[table.code])).status_code == 405
 
 
 def test_a_table_of_no_tournament_has_no_such_line() -> None:
