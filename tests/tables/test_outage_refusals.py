@@ -7,6 +7,7 @@ of the test's own, stopped): a change that committed still reaches the phone tha
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,18 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 NEPALI_SAVING = "टेबलले बिस्तारै सुरक्षित गर्दैछ; एकछिनपछि फेरि प्रयास गर्नुहोस्।"
 
+
+@pytest.fixture
+def own_redis(settings: Any, tmp_path: Path) -> Iterator[RedisServer]:
+    """A redis-server of the test's own as the channel layer, for the test to stop and start;
+    stopped however the test ends."""
+    redis = RedisServer(tmp_path)
+    redis.start()
+    try:
+        settings.CHANNEL_LAYERS = channel_layers(redis.url, prefix="outage")
+        yield redis
+    finally:
+        redis.stop()
 
 
 async def _turn(driver: Driver) -> tuple[Person, Frame]:
@@ -86,29 +99,23 @@ async def test_an_action_while_the_database_is_away_is_refused_clearly_and_count
 
 @pytest.mark.services
 async def test_a_change_committed_while_redis_is_away_still_reaches_the_acting_phone(
-    settings: Any, tmp_path: Path,
+    own_redis: RedisServer,
 ) -> None:
-    redis = RedisServer(tmp_path)
-    redis.start()
-    try:
-        settings.CHANNEL_LAYERS = channel_layers(redis.url, prefix="outage")
-        driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
-        person, frame = await _turn(driver)
-        redis.stop()
-        await person.phone.send({"type": "action", "kind": _safe(frame),
-                                 "version": frame.version, "action_id": "no-redis-1"})
-        drawn = await person.phone.until_version(frame.version + 1, timeout=30)
-        assert drawn.version == frame.version + 1
-        assert await _version(driver.table.id) == frame.version + 1
-        redis.start()  # back on its port, so that the phones can leave cleanly
-        await driver.close()
-    finally:
-        redis.stop()
+    driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
+    person, frame = await _turn(driver)
+    own_redis.stop()
+    await person.phone.send({"type": "action", "kind": _safe(frame),
+                             "version": frame.version, "action_id": "no-redis-1"})
+    drawn = await person.phone.until_version(frame.version + 1, timeout=30)
+    assert drawn.version == frame.version + 1
+    assert await _version(driver.table.id) == frame.version + 1
+    own_redis.start()  # back on its port, so that the phones can leave cleanly
+    await driver.close()
 
 
 @pytest.mark.services
 async def test_with_redis_away_a_form_action_a_chat_line_and_a_host_switch_are_no_errors(
-    settings: Any, tmp_path: Path,
+    own_redis: RedisServer, settings: Any,
 ) -> None:
     """What is committed while Redis is away is not a server error for the one who made it:
     the plain form's action answers as usual (no 500), a chat line reaches its sender's phone
@@ -117,78 +124,66 @@ async def test_with_redis_away_a_form_action_a_chat_line_and_a_host_switch_are_n
 
     from tables import metrics
 
-    redis = RedisServer(tmp_path)
-    redis.start()
-    try:
-        settings.CHANNEL_LAYERS = channel_layers(redis.url, prefix="outage-http")
-        driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
-        person, frame = await _turn(driver)
-        host = driver.persons[0]
-        before = metrics.NOT_ANNOUNCED._value.get()
-        redis.stop()
+    driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
+    person, frame = await _turn(driver)
+    host = driver.persons[0]
+    before = metrics.NOT_ANNOUNCED._value.get()
+    own_redis.stop()
 
-        client = Client()
-        client.cookies[settings.SESSION_COOKIE_NAME] = person.session.session_key
-        seat = frame.data["legal"]["seat"]
-        response = await database_sync_to_async(client.post)(
-            f"/t/{driver.table.code}/act/",
-            {"kind": _safe(frame), "version": frame.version, "seat": seat,
-             "action_id": "form-no-redis"},
-        )
-        assert response.status_code in (200, 302, 303), response.status_code
-        assert await _version(driver.table.id) == frame.version + 1
+    client = Client()
+    client.cookies[settings.SESSION_COOKIE_NAME] = person.session.session_key
+    seat = frame.data["legal"]["seat"]
+    response = await database_sync_to_async(client.post)(
+        f"/t/{driver.table.code}/act/",
+        {"kind": _safe(frame), "version": frame.version, "seat": seat,
+         "action_id": "form-no-redis"},
+    )
+    assert response.status_code in (200, 302, 303), response.status_code
+    assert await _version(driver.table.id) == frame.version + 1
 
-        await host.phone.send({"type": "chat", "text": "still here?"})
-        while "still here?" not in (line := await host.phone.next(timeout=30)).text:
-            pass
-        assert 'id="chat-' in line.text
-        await host.phone.send({"type": "talk", "on": "0"})
-        switched = await host.phone.until_notice("talk", timeout=30)
-        assert "turned table talk off" in switched.text
-        # The socket open, its consumer answering: asked, it draws the table the form moved
-        # on (no group message told it), then the pong.
-        await host.phone.send({"type": "ping"})
-        assert (await host.phone.until_version(frame.version + 1)).version == frame.version + 1
-        assert (await host.phone.next()).text == "pong"
-        assert metrics.NOT_ANNOUNCED._value.get() >= before + 3
+    await host.phone.send({"type": "chat", "text": "still here?"})
+    while "still here?" not in (line := await host.phone.next(timeout=30)).text:
+        pass
+    assert 'id="chat-' in line.text
+    await host.phone.send({"type": "talk", "on": "0"})
+    switched = await host.phone.until_notice("talk", timeout=30)
+    assert "turned table talk off" in switched.text
+    # The socket open, its consumer answering: asked, it draws the table the form moved
+    # on (no group message told it), then the pong.
+    await host.phone.send({"type": "ping"})
+    assert (await host.phone.until_version(frame.version + 1)).version == frame.version + 1
+    assert (await host.phone.next()).text == "pong"
+    assert metrics.NOT_ANNOUNCED._value.get() >= before + 3
 
-        redis.start()  # back on its port, so that the phones can leave cleanly
-        await driver.close()
-    finally:
-        redis.stop()
+    own_redis.start()  # back on its port, so that the phones can leave cleanly
+    await driver.close()
 
 
 @pytest.mark.services
 async def test_a_phone_that_missed_a_change_while_redis_was_away_is_drawn_it_when_it_asks(
-    settings: Any, tmp_path: Path,
+    own_redis: RedisServer,
 ) -> None:
     """A change committed while Redis is away reaches the phone that made it, and no other:
     the group message could not be sent. The others' phones ask after a quiet spell and on
     every wake (a ping, static/js/live.js); the answer is the table as it now is, then the
     pong. Once Redis is back (the layer subscribes again by itself), changes arrive unasked."""
-    redis = RedisServer(tmp_path)
-    redis.start()
-    try:
-        settings.CHANNEL_LAYERS = channel_layers(redis.url, prefix="outage-missed")
-        driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=2))
-        person, frame = await _turn(driver)
-        other = next(p for p in driver.persons if p is not person)
-        redis.stop()
-        await person.phone.send({"type": "action", "kind": _go_on(frame),
-                                 "version": frame.version, "action_id": "missed-1"})
-        await person.phone.until_version(frame.version + 1, timeout=30)
-        redis.start()
-        assert await other.phone.quiet() is False  # the ping's answer: the new version first
-        drawn = other.phone.frames[-1]
-        assert drawn.version >= frame.version + 1
-        assert (await other.phone.next()).text == "pong"
-        assert drawn.data.get("legal"), "heads-up, the other player acts next"
-        # Redis back: the next change reaches the first phone unasked.
-        assert await person.phone.quiet()
-        await other.phone.send({"type": "action", "kind": _go_on(drawn),
-                                "version": drawn.version, "action_id": "missed-2"})
-        seen = await person.phone.until_version(drawn.version + 1, timeout=30)
-        assert seen.version >= drawn.version + 1
-        await driver.close()
-    finally:
-        redis.stop()
+    driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=2))
+    person, frame = await _turn(driver)
+    other = next(p for p in driver.persons if p is not person)
+    own_redis.stop()
+    await person.phone.send({"type": "action", "kind": _go_on(frame),
+                             "version": frame.version, "action_id": "missed-1"})
+    await person.phone.until_version(frame.version + 1, timeout=30)
+    own_redis.start()
+    assert await other.phone.quiet() is False  # the ping's answer: the new version first
+    drawn = other.phone.frames[-1]
+    assert drawn.version >= frame.version + 1
+    assert (await other.phone.next()).text == "pong"
+    assert drawn.data.get("legal"), "heads-up, the other player acts next"
+    # Redis back: the next change reaches the first phone unasked.
+    assert await person.phone.quiet()
+    await other.phone.send({"type": "action", "kind": _go_on(drawn),
+                            "version": drawn.version, "action_id": "missed-2"})
+    seen = await person.phone.until_version(drawn.version + 1, timeout=30)
+    assert seen.version >= drawn.version + 1
+    await driver.close()
