@@ -201,7 +201,8 @@ def test_r22_up_to_five_pots_and_a_long_result_fit_a_six_seat_table_at_every_siz
     """Five pots are the most six seats can make (R22: one side pot per all-in level below the
     biggest stack in play). Hard computers seldom make more than two, so the pots are drawn by
     the app's own template (tables/_pots.html, in the language given) and put in place of the
-    live pots of a real six-seat table, frozen, with a result line of two lines."""
+    live pots of a real six-seat table, frozen, with a result line of two lines and your own
+    result on two lines."""
     page = _phone(browser)
     _computer_table(page, app_server, seats=6, level="easy")
     page.get_by_test_id("action-bar").wait_for()
@@ -220,6 +221,16 @@ def test_r22_up_to_five_pots_and_a_long_result_fit_a_six_seat_table_at_every_siz
       }
       line.className = 'log-line result-banner';
       line.textContent = text;
+      // Your own result on two lines, as at a showdown you won a share of (the tallest your
+      // place gets: a CI run met four pots with it, 6 px too tall at 320x568).
+      const me = document.getElementById('me');
+      let best = me.querySelector('.me__best');
+      if (!best) {
+        best = document.createElement('p');
+        me.appendChild(best);
+      }
+      best.className = 'me__best me__won';
+      best.textContent = 'You win 2880 · Full house, aces full of eights';
     }""", [html, f"{LONG_NAME} wins 2880 from the pot with Full house, aces full of eights"])
     assert page.locator("#pots > *").count() == pots
     found: dict[str, Any] = {}
