@@ -32,8 +32,26 @@ env -u DATABASE_URL -u REDIS_URL pytest -p no:cacheprovider -n 2 -m "browser" "$
 pg_url=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/holdem_test}
 redis_url=${TEST_REDIS_URL:-redis://127.0.0.1:6379/0}
 if python scripts/services_up.py "$pg_url" "$redis_url"; then
-  echo "== pytest (PostgreSQL + Redis)"
-  DATABASE_URL=$pg_url REDIS_URL=$redis_url pytest -p no:cacheprovider -m "services" "$@"
+  export DATABASE_URL=$pg_url REDIS_URL=$redis_url
+  if [ $# -gt 0 ]; then
+    echo "== pytest (PostgreSQL + Redis)"
+    pytest -p no:cacheprovider -m "services" "$@"
+  else
+    # The chaos soak (tests/chaos) starts a stack of its own (its own PostgreSQL, Redis, Daphne
+    # and nginx on ports of its own) and mostly waits for its schedule: it runs beside the other
+    # services tests instead of after them, its output printed when both are done.
+    echo "== pytest (PostgreSQL + Redis; the chaos soak beside them, its output after)"
+    soak_log=$(mktemp)
+    pytest -p no:cacheprovider -m "services" tests/chaos >"$soak_log" 2>&1 &
+    soak=$!
+    trap 'kill "$soak" 2>/dev/null || true' EXIT
+    rest=0; pytest -p no:cacheprovider -m "services" --ignore=tests/chaos || rest=$?
+    soaked=0; wait "$soak" || soaked=$?
+    trap - EXIT
+    echo "== the chaos soak (tests/chaos, run beside the above)"
+    cat "$soak_log"; rm -f "$soak_log"
+    if [ "$rest" -ne 0 ] || [ "$soaked" -ne 0 ]; then exit 1; fi
+  fi
 elif [ "${CI:-}" = "true" ]; then
   echo "PostgreSQL or Redis is not reachable; CI needs both." >&2
   exit 1
