@@ -172,6 +172,16 @@ class Driver:
             return {"kind": "fold"}
         return {"kind": "check"} if legal["check"] else {"kind": "call"}
 
+    async def until_a_person_acts(self) -> tuple[Person, Frame]:
+        """Step the table until a person is to act: that person and their phone's last frame."""
+        for _ in range(100):
+            for person in self.persons:
+                frame = person.phone.frames[-1]
+                if frame.data.get("legal"):
+                    return person, frame
+            await self.step()
+        raise AssertionError("no person's turn")
+
     async def play(self, max_steps: int = 100_000) -> Stats:
         for _ in range(max_steps):
             if not await self.step():

@@ -198,13 +198,8 @@ def _my_cards(frame: Frame) -> list[str]:
 
 async def _person_turn(driver) -> tuple[Phone, Frame, int]:  # type: ignore[no-untyped-def]
     """Step until a person is to act; their phone, its frame and their seat."""
-    for _ in range(100):
-        for person in driver.persons:
-            frame = person.phone.frames[-1]
-            if frame.data.get("legal"):
-                return person.phone, frame, frame.data["legal"]["seat"]
-        await driver.step()
-    raise AssertionError("no person's turn")
+    person, frame = await driver.until_a_person_acts()
+    return person.phone, frame, frame.data["legal"]["seat"]
 
 
 async def test_a_repeated_action_id_is_applied_once() -> None:

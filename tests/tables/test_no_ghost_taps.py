@@ -22,17 +22,6 @@ from tests.tables.helpers import Frame, Phone
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
-async def _turn(driver: Driver) -> tuple[Person, Frame]:
-    """Step the table until a person is to act: that person and their phone's last frame."""
-    for _ in range(100):
-        for person in driver.persons:
-            frame = person.phone.frames[-1]
-            if frame.data.get("legal"):
-                return person, frame
-        await driver.step()
-    raise AssertionError("no person's turn")
-
-
 def _safe(frame: Frame) -> str:
     return "check" if frame.data["legal"]["check"] else "fold"
 
@@ -61,7 +50,7 @@ async def _seated_again(driver: Driver, person: Person) -> Phone:
 
 async def test_a_double_tap_counts_once_and_the_second_tap_is_told_so() -> None:
     driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
-    person, frame = await _turn(driver)
+    person, frame = await driver.until_a_person_acts()
     tap = {"type": "action", "kind": _safe(frame), "version": frame.version, "action_id": "t-1"}
     await person.phone.send(tap)
     await person.phone.send(tap)
@@ -73,7 +62,7 @@ async def test_a_double_tap_counts_once_and_the_second_tap_is_told_so() -> None:
 
 async def test_a_tap_on_a_stale_frame_is_refused_with_the_table_as_it_is_now() -> None:
     driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
-    person, frame = await _turn(driver)
+    person, frame = await driver.until_a_person_acts()
     # The frame the phone still shows after the table moved on (here: one version back).
     await person.phone.send(
         {"type": "action", "kind": "fold", "version": frame.version - 1, "action_id": "t-2"}
@@ -86,7 +75,7 @@ async def test_a_tap_on_a_stale_frame_is_refused_with_the_table_as_it_is_now() -
 
 async def test_p1_a_tap_that_races_the_time_out_is_told_the_time_ran_out() -> None:
     driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
-    person, frame = await _turn(driver)
+    person, frame = await driver.until_a_person_acts()
     kind = _safe(frame)
     await _time_out(driver.table.id, frame.version)
     after = await _version(driver.table.id)
@@ -103,7 +92,7 @@ async def test_p1_a_tap_that_races_the_time_out_is_told_the_time_ran_out() -> No
 
 async def test_a_phone_back_after_a_drop_learns_its_last_tap_counted() -> None:
     driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
-    person, frame = await _turn(driver)
+    person, frame = await driver.until_a_person_acts()
     await person.phone.send(
         {"type": "action", "kind": _safe(frame), "version": frame.version, "action_id": "t-4"}
     )
@@ -121,7 +110,7 @@ async def test_a_phone_back_after_a_drop_learns_its_last_tap_counted() -> None:
 
 async def test_a_phone_back_after_a_drop_learns_its_last_tap_never_arrived() -> None:
     driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
-    person, frame = await _turn(driver)
+    person, frame = await driver.until_a_person_acts()
     back = await _seated_again(driver, person)
     seat = frame.data["legal"]["seat"]
     # The tap went into a socket that was already dead: the server never saw it.
@@ -135,7 +124,7 @@ async def test_a_phone_back_after_a_drop_learns_its_last_tap_never_arrived() -> 
 
 async def test_p1_a_phone_back_after_a_drop_learns_its_time_ran_out_meanwhile() -> None:
     driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
-    person, frame = await _turn(driver)
+    person, frame = await driver.until_a_person_acts()
     seat = frame.data["legal"]["seat"]
     await _time_out(driver.table.id, frame.version)
     back = await _seated_again(driver, person)
@@ -148,7 +137,7 @@ async def test_p1_a_phone_back_after_a_drop_learns_its_time_ran_out_meanwhile() 
 
 async def test_a_ping_is_answered_with_pong_and_changes_nothing() -> None:
     driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
-    person, frame = await _turn(driver)
+    person, frame = await driver.until_a_person_acts()
     await person.phone.send({"type": "ping"})
     assert (await person.phone.next()).text == "pong"
     assert await _version(driver.table.id) == frame.version
@@ -157,7 +146,7 @@ async def test_a_ping_is_answered_with_pong_and_changes_nothing() -> None:
 
 async def test_a_sync_with_a_malformed_action_id_is_refused_readably() -> None:
     driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
-    person, _frame = await _turn(driver)
+    person, _frame = await driver.until_a_person_acts()
     await person.phone.send({"type": "sync", "action_id": "<script>", "version": 1})
     reply = await person.phone.until_notice("bad_action_id")
     assert reply.is_notice_only

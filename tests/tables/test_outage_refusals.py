@@ -17,7 +17,7 @@ from channels.db import database_sync_to_async
 from config.channel_layers import channel_layers
 from tables.models import Table
 from tables.write import lobby as lobby_flows
-from tests.tables.driver import Driver, Person, build
+from tests.tables.driver import build
 from tests.tables.helpers import Frame, Phone
 from tests.tables.outage import DatabaseOutage
 from tests.tables.second_redis import RedisServer
@@ -40,16 +40,6 @@ def own_redis(settings: Any, tmp_path: Path) -> Iterator[RedisServer]:
         redis.stop()
 
 
-async def _turn(driver: Driver) -> tuple[Person, Frame]:
-    for _ in range(100):
-        for person in driver.persons:
-            frame = person.phone.frames[-1]
-            if frame.data.get("legal"):
-                return person, frame
-        await driver.step()
-    raise AssertionError("no person's turn")
-
-
 async def _version(table_id: int) -> int:
     return int(await database_sync_to_async(
         lambda: Table.objects.values_list("version", flat=True).get(pk=table_id)
@@ -70,7 +60,7 @@ async def test_an_action_while_the_database_is_away_is_refused_clearly_and_count
     outage: DatabaseOutage,
 ) -> None:
     driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
-    person, frame = await _turn(driver)
+    person, frame = await driver.until_a_person_acts()
     nepali = Phone(driver.table.code, person.session.session_key, language="ne")
     await nepali.connect()
     tap = {"type": "action", "kind": _safe(frame), "version": frame.version,
@@ -102,7 +92,7 @@ async def test_a_change_committed_while_redis_is_away_still_reaches_the_acting_p
     own_redis: RedisServer,
 ) -> None:
     driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
-    person, frame = await _turn(driver)
+    person, frame = await driver.until_a_person_acts()
     own_redis.stop()
     await person.phone.send({"type": "action", "kind": _safe(frame),
                              "version": frame.version, "action_id": "no-redis-1"})
@@ -125,7 +115,7 @@ async def test_with_redis_away_a_form_action_a_chat_line_and_a_host_switch_are_n
     from tables import metrics
 
     driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
-    person, frame = await _turn(driver)
+    person, frame = await driver.until_a_person_acts()
     host = driver.persons[0]
     before = metrics.NOT_ANNOUNCED._value.get()
     own_redis.stop()
@@ -168,7 +158,7 @@ async def test_a_phone_that_missed_a_change_while_redis_was_away_is_drawn_it_whe
     every wake (a ping, static/js/live.js); the answer is the table as it now is, then the
     pong. Once Redis is back (the layer subscribes again by itself), changes arrive unasked."""
     driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=2))
-    person, frame = await _turn(driver)
+    person, frame = await driver.until_a_person_acts()
     other = next(p for p in driver.persons if p is not person)
     own_redis.stop()
     await person.phone.send({"type": "action", "kind": _go_on(frame),
