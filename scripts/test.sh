@@ -44,6 +44,7 @@ if python scripts/services_up.py "$pg_url" "$redis_url"; then
     soak_log=$(mktemp)
     pytest -p no:cacheprovider -m "services" tests/chaos >"$soak_log" 2>&1 &
     soak=$!
+    # SIGTERM: the soak stops the stack it started (benchmarks/chaos/soak.py), then exits.
     trap 'kill "$soak" 2>/dev/null || true' EXIT
     rest=0; pytest -p no:cacheprovider -m "services" --ignore=tests/chaos || rest=$?
     soaked=0; wait "$soak" || soaked=$?
