@@ -15,6 +15,20 @@ def _my_cards(page: Any) -> list[str]:
     return [cards.nth(i).get_attribute("data-card") or "" for i in range(cards.count())]
 
 
+def _wait_for_handshakes(phone: Any, handshakes: list[dict[str, Any]], count: int) -> None:
+    """Wait until the page says its socket is open and the browser has reported `count`
+    handshakes. The report comes on the DevTools session, not the page's: under load it was seen
+    to arrive after the page said "open" (a clean-clone run, and issue 24's report), so the
+    driver is kept turning (each call lets it deliver what came) until it is here."""
+    phone.wait_for_function(
+        "() => document.getElementById('table-live').dataset.connection === 'open'"
+    )
+    bound = time.monotonic() + 30  # a bound for a loaded machine, not a pace
+    while len(handshakes) < count and time.monotonic() < bound:
+        phone.evaluate("() => new Promise(done => setTimeout(done, 50))")
+    assert len(handshakes) == count, handshakes
+
+
 def test_a_reload_mid_hand_returns_to_the_same_seat_and_view(
     app_server: LiveServer, new_phone: Any
 ) -> None:
@@ -35,6 +49,10 @@ def test_a_reload_mid_hand_returns_to_the_same_seat_and_view(
     number = hand_number(phone)
     board = phone.locator("#board").inner_html()
     assert len(cards) == 2
+    # The page is drawn by the server, action bar and all, before its websocket opens: a reload
+    # that came first would leave one handshake only (a CI run saw exactly that). Wait for the
+    # socket the page opened, and for the browser's report of it, before reloading.
+    _wait_for_handshakes(phone, handshakes, 1)
 
     phone.reload()
     phone.get_by_test_id("action-bar").wait_for()
@@ -47,17 +65,7 @@ def test_a_reload_mid_hand_returns_to_the_same_seat_and_view(
     # with it, so white space is read as HTML reads it.
     assert " ".join(phone.locator("#board").inner_html().split()) == " ".join(board.split())
     assert not JS_ERRORS, JS_ERRORS
-    # The reloaded page is drawn by the server before its websocket opens: wait for the page
-    # to say its socket is open (static/js/live.js), then for the browser's report of the
-    # handshake. That report comes on the DevTools session, not the page's: under load it was
-    # seen to arrive after the page said "open" (a clean-clone run, and issue 24's report), so
-    # the driver is kept turning (each call lets it deliver what came) until it is here.
-    phone.wait_for_function(
-        "() => document.getElementById('table-live').dataset.connection === 'open'"
-    )
-    bound = time.monotonic() + 30  # a bound for a loaded machine, not a pace
-    while len(handshakes) < 2 and time.monotonic() < bound:
-        phone.evaluate("() => new Promise(done => setTimeout(done, 50))")
+    _wait_for_handshakes(phone, handshakes, 2)
     assert len(handshakes) == 2  # before and after the reload
     for shake in handshakes:
         headers = {k.lower(): v for k, v in shake["response"]["headers"].items()}
