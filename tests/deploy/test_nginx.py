@@ -19,6 +19,7 @@ nginx answers the app's own bilingual page with 503 and Retry-After.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import json
 import os
@@ -27,6 +28,7 @@ import shutil
 import signal
 import socket
 import ssl
+import struct
 import subprocess
 import sys
 import time
@@ -37,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
+from zlib import crc32
 
 import pytest
 
@@ -413,6 +416,25 @@ async def _until(check: Any, what: str, timeout: float = 60) -> None:  # a bound
         await asyncio.sleep(0.05)
 
 
+def _ring_owner(servers: list[str], uri: str) -> int:
+    """Which of `servers` ("host:port", as written in the upstream block) nginx's
+    `hash $uri consistent` sends `uri` to: the ketama ring of ngx_http_upstream_hash_module,
+    160 points per server of weight 1, each the CRC-32 of "host", a NUL byte, "port" and the
+    previous point (four bytes, little-endian, 0 for the first); a key goes to the first point
+    at or after its CRC-32, round the ring. Checked against nginx itself: 1,000 random table
+    paths over five pairs of ports, every one where this says."""
+    points: list[tuple[int, int]] = []
+    for index, server in enumerate(servers):
+        host, port = server.rsplit(":", 1)
+        previous = 0
+        for _ in range(160):
+            previous = crc32(host.encode() + b"\0" + port.encode() + struct.pack("<I", previous))
+            points.append((previous, index))
+    points.sort()
+    at = bisect.bisect_left(points, (crc32(uri.encode()), -1))
+    return points[at % len(points)][1]
+
+
 async def test_each_table_is_routed_by_its_path_to_one_process(stack: Stack) -> None:
     stop = asyncio.Event()
     watchers = [_phone(stack, t, f"watch-{t['code']}", None)
@@ -424,10 +446,13 @@ async def test_each_table_is_routed_by_its_path_to_one_process(stack: Stack) -> 
         await watcher.ws.close()
     await asyncio.wait_for(asyncio.gather(*tasks), 10)
     served = [[d.served(t["code"]) for d in stack.daphnes] for t in stack.tables[1:]]
+    servers = [f"127.0.0.1:{d.port}" for d in stack.daphnes]
     for table, counts in zip(stack.tables[1:], served, strict=True):
-        assert sorted(counts) == [0, 2], (table["code"], counts)  # both sockets, one process
-    # Both processes have tables of their own.
-    assert all(any(counts[n] for counts in served) for n in range(2)), served
+        # Both sockets on one process: the one that the table's path hashes to on nginx's ring.
+        # (Nine random codes all on one process happen now and then, 0.5% of runs on a ring
+        # split 55/45: a CI run saw it. The ring says which process each should be on.)
+        owner = _ring_owner(servers, f"/ws/t/{table['code']}/")
+        assert counts[owner] == 2 and counts[1 - owner] == 0, (table["code"], owner, counts)
 
 
 def _table_row(stack: Stack, table_id: int) -> tuple[int, dict[str, Any]]:
@@ -553,10 +578,12 @@ async def test_a_process_killed_its_tables_come_from_the_other_with_200_not_502(
 ) -> None:
     _all_up(stack)
     routed = {t["code"]: await _socket_served_by(stack, t) for t in stack.tables[1:]}
-    victim = stack.daphnes[0]
+    # The victim: a process with tables of its own (the hash may, now and then, give every
+    # table to one process: the routing test says so).
+    victim = max(stack.daphnes, key=lambda d: sum(served is d for served in routed.values()))
     [other] = [d for d in stack.daphnes if d is not victim]
     theirs = [t for t in stack.tables[1:] if routed[t["code"]] is victim]
-    assert theirs, routed  # (the routing test: both processes have tables of their own)
+    assert theirs, routed
     refused = _refused(stack, victim)
     victim.kill()
     # Pages (any process) and the victim's tables' pages: every one from the other process,
