@@ -26,6 +26,11 @@ def _my_turn(page: Any, server: LiveServer) -> None:
     page.fill("input[name=name]", "Asha")
     page.get_by_test_id("create-submit").click()
     page.get_by_test_id("action-bar").wait_for()
+    # The page is drawn by the server, action bar and all, before its socket opens, and until
+    # then its buttons are disabled (static/js/live.js): a key pressed earlier presses nothing
+    # (a clean-clone run saw R open no sheet). A click waits for a button to be enabled by
+    # itself; a key does not, so wait for the page to be live.
+    page.locator("#table-live[data-connection=open]").wait_for(state="attached")
 
 
 def test_keys_open_the_sheet_cancel_it_and_act(app_server: LiveServer, browser: Any) -> None:
