@@ -90,6 +90,16 @@ def hand_number(page: Any) -> int:
     return int(number)
 
 
+def wait_connection(page: Any, state: str) -> None:
+    """Wait for the table page's socket to be in `state` ("open", "closed"; static/js/live.js).
+    The page is drawn by the server before its socket opens, with its buttons disabled until
+    then: a key press or a count of handshakes waits for "open" first."""
+    page.wait_for_function(
+        "s => document.getElementById('table-live').dataset.connection === s", arg=state,
+        timeout=60_000,
+    )
+
+
 def wait_new_version(page: Any, old: int, timeout: float = 20) -> None:
     page.wait_for_function(
         "old => { const f = document.getElementById('table-frame');"

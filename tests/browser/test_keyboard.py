@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, frame, wait_new_version
+from tests.browser.helpers import (
+    BROWSER,
+    JS_ERRORS,
+    LiveServer,
+    frame,
+    wait_connection,
+    wait_new_version,
+)
 
 pytestmark = BROWSER
 
@@ -26,11 +33,9 @@ def _my_turn(page: Any, server: LiveServer) -> None:
     page.fill("input[name=name]", "Asha")
     page.get_by_test_id("create-submit").click()
     page.get_by_test_id("action-bar").wait_for()
-    # The page is drawn by the server, action bar and all, before its socket opens, and until
-    # then its buttons are disabled (static/js/live.js): a key pressed earlier presses nothing
-    # (a clean-clone run saw R open no sheet). A click waits for a button to be enabled by
-    # itself; a key does not, so wait for the page to be live.
-    page.locator("#table-live[data-connection=open]").wait_for(state="attached")
+    # A click waits for a button to be enabled by itself; a key does not, and the buttons are
+    # disabled until the socket opens (a clean-clone run saw R open no sheet).
+    wait_connection(page, "open")
 
 
 def test_keys_open_the_sheet_cancel_it_and_act(app_server: LiveServer, browser: Any) -> None:

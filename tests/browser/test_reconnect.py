@@ -17,7 +17,14 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, frame, screenshot
+from tests.browser.helpers import (
+    BROWSER,
+    JS_ERRORS,
+    LiveServer,
+    frame,
+    screenshot,
+    wait_connection,
+)
 from tests.tables.server import Server
 
 pytestmark = BROWSER
@@ -75,13 +82,6 @@ def _connection(page: Any) -> str:
     return str(page.evaluate("() => document.getElementById('table-live').dataset.connection"))
 
 
-def _wait_connection(page: Any, state: str) -> None:
-    page.wait_for_function(
-        "s => document.getElementById('table-live').dataset.connection === s", arg=state,
-        timeout=60_000,
-    )
-
-
 def _wait_current(page: Any, server: Server, code: str) -> int:
     """Until the page shows the version the database holds (the clock may move it on
     meanwhile: read it again until they agree)."""
@@ -101,7 +101,7 @@ def _start_computer_table(page: Any, server: Server) -> str:
     page.fill("input[name=name]", "Asha")
     page.get_by_test_id("create-submit").click()
     page.get_by_test_id("action-bar").wait_for()  # our turn: the hand waits for us
-    _wait_connection(page, "open")
+    wait_connection(page, "open")
     return str(frame(page)["code"])
 
 
@@ -113,7 +113,7 @@ def test_a_visible_page_is_live_again_once_the_server_is_back_and_queues_no_tap(
     before = _wait_current(phone, own_server, code)
 
     own_server.stop()  # a deploy, a crash: the socket closes under the page
-    _wait_connection(phone, "closed")
+    wait_connection(phone, "closed")
     banner = phone.get_by_test_id("connection-banner")
     banner.wait_for()
     assert "Not connected: reconnecting" in banner.inner_text()
@@ -129,7 +129,7 @@ def test_a_visible_page_is_live_again_once_the_server_is_back_and_queues_no_tap(
     screenshot(phone, "reconnect-390x844-not-connected")
 
     own_server.start()  # back on the same address
-    _wait_connection(phone, "open")
+    wait_connection(phone, "open")
     assert banner.is_hidden()
     after = _wait_current(phone, own_server, code)
     assert after >= before
@@ -147,11 +147,11 @@ def test_a_hidden_page_reconnects_the_moment_it_is_shown_again(
     code = _start_computer_table(phone, own_server)
     phone.evaluate("() => window.__setVisibility('hidden')")  # the phone is locked
     own_server.stop()
-    _wait_connection(phone, "closed")
+    wait_connection(phone, "closed")
     own_server.start()
     # Hidden, the page may wait up to 30 s between tries; shown again, it tries at once.
     phone.evaluate("() => window.__setVisibility('visible')")
-    _wait_connection(phone, "open")
+    wait_connection(phone, "open")
     _wait_current(phone, own_server, code)
     assert not JS_ERRORS, JS_ERRORS
 
@@ -259,7 +259,7 @@ def test_the_socket_opens_only_once_every_script_of_the_page_listens(
     phone.goto(app_server.url + "/new/?mode=computer")
     phone.fill("input[name=name]", "Asha")
     phone.get_by_test_id("create-submit").click()
-    _wait_connection(phone, "open")
+    wait_connection(phone, "open")
     phone.locator("#chat-log[data-initial]").wait_for(state="attached")
     assert phone.evaluate("() => window.__domReady") is True
     assert phone.evaluate("() => window.__socketsBeforeReady") == 0
