@@ -39,3 +39,9 @@ def session_hashes(session: MutableMapping[str, Any] | None) -> list[str]:
 def forget(session: MutableMapping[str, Any], hashes: Iterable[str]) -> None:
     gone = set(hashes)
     session[SESSION_KEY] = [s for s in session.get(SESSION_KEY, []) if claim_hash(s) not in gone]
+
+
+def phone_id(session_key: str | None) -> str:
+    """A name for one phone's session that does not give the session away ("" for none): the
+    phone's open pages are told by it when it forgets its games."""
+    return hashlib.sha256(("phone:" + session_key).encode()).hexdigest() if session_key else ""

@@ -183,6 +183,13 @@ class Seat(models.Model):
     last_seen = models.DateTimeField(null=True, blank=True)
     away = models.BooleanField(default=False)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    # The first hand whose cards the present claim may see at this seat (0: every hand). A
+    # seat that changes hands (moved to another phone, taken over from a computer, handed on at
+    # a tournament) starts a new window: the new holder never sees the hands before it.
+    first_hand = models.PositiveIntegerField(default=0)
+    # Open table pages of this seat's phones (tables.live.consumer), with ``last_seen``: a
+    # seat may be moved by the host only once its own phone is gone (tables.write.seat_moves).
+    connections = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["position"]
@@ -200,14 +207,16 @@ class Seat(models.Model):
 
 
 class FormerClaim(models.Model):
-    """A seat's claim from before a computer player took the seat over (the person left, or a
-    moderator removed them): whoever sat there may still review the hands they played there,
-    through that seat's eyes, up to ``last_hand`` (the hand running or last dealt as they left)."""
+    """A seat's claim from before the seat changed hands (the person left, a moderator removed
+    them, the seat moved to another phone) or a review-only copy of a claim taken to another
+    phone: whoever holds it may still review the hands played there, through that seat's eyes,
+    from ``first_hand`` to ``last_hand`` (the hand running or last dealt as they left)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="former_claims")
     position = models.PositiveSmallIntegerField()
     claim_hash = models.CharField(max_length=64, db_index=True)
     name = models.CharField(max_length=NAME_MAX)
+    first_hand = models.PositiveIntegerField(default=0)
     last_hand = models.PositiveIntegerField(default=0)
     left_at = models.DateTimeField(default=timezone.now)
 

@@ -26,7 +26,7 @@ def describe_action(action: ModerationAction) -> str:
     detail = action.detail or {}
     if action.action == moderation.RENAME:
         return f"{label}: {detail.get('old')} → {detail.get('new')} (seat {detail.get('seat')})"
-    if action.action == moderation.REMOVE:
+    if action.action in (moderation.REMOVE, moderation.HOST_MOVE):
         return f"{label}: {detail.get('name')} (seat {detail.get('seat')})"
     if action.action == moderation.CLOSE and detail.get("cancelled_hand"):
         return _("%(label)s (hand %(n)s cancelled)") % {

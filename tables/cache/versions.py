@@ -141,8 +141,9 @@ def _column(model: type[models.Model], name: str) -> str:
 
 
 # A seat's columns as the write path reads them (tables.write.path): all but the presence
-# (``last_seen``), which changes without a new version.
-_SEAT_COLUMNS = [f for f in Seat._meta.concrete_fields if f.attname != "last_seen"]
+# (``last_seen``, ``connections``), which changes without a new version.
+PRESENCE = ("last_seen", "connections")
+_SEAT_COLUMNS = [f for f in Seat._meta.concrete_fields if f.attname not in PRESENCE]
 SEAT_FIELDS = tuple(f.attname for f in _SEAT_COLUMNS)
 table_with_seats = Prepared(lambda pk: Table.objects.filter(pk=pk), also=_seats_column)
 

@@ -120,6 +120,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
     tournament_id: int | None = None  # issue 30: the table's tournament, if it has one
     identity: tuple[str, datetime]  # the table's code and creation time (snapshot cache key)
     group: str = ""
+    present: list[int] = []  # the seats this page was counted open for (Seat.connections)
     _origin: str | None = None  # scheme and host of the join link, worked out once
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -140,6 +141,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         self.hashes, session_key = await database_sync_to_async(_session_info)(
             self.scope.get("session")
         )
+        self.phone = claims.phone_id(session_key)
         client = self.scope.get("client") or (None, None)
         keys = ratelimit.client_keys(client[0], session_key)
         code = codes.normalize(self.scope["url_route"]["kwargs"].get("code", ""))
@@ -161,9 +163,8 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         else:
             snapshot = await self.send_view(force=True, snapshot=snapshot)
         if snapshot is not None:
-            await database_sync_to_async(play.touch_seats)(
-                self.table_id, snapshot.positions_of(self.hashes)
-            )
+            self.present = snapshot.positions_of(self.hashes)
+            await database_sync_to_async(play.touch_seats)(self.table_id, self.present, opened=1)
         await self._moved_meanwhile()
 
     def _page_is_current(self, snapshot: Snapshot) -> bool:
@@ -184,6 +185,11 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         await self.close(code=CLOSE_TOO_MANY if limited else CLOSE_UNKNOWN_TABLE)
 
     async def disconnect(self, code: int) -> None:
+        if self.present and self.table_id is not None:
+            with contextlib.suppress(*DATABASE_AWAY):  # presence only: the seat's page closed
+                await database_sync_to_async(play.touch_seats)(
+                    self.table_id, self.present, opened=-1
+                )
         if self.group:
             metrics.websocket_closed()  # hook(issue-19)
             await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -218,6 +224,24 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
     async def chat_event(self, event: dict[str, Any]) -> None:  # hook(issue-17): table talk
         with speaking(self.language):
             await talk.deliver(self, event)
+
+    async def seat_moved(self, event: dict[str, Any]) -> None:
+        """A seat of this phone's moved to another phone: it watches from now on, and is told."""
+        if event.get("claim") not in self.hashes:
+            return
+        with speaking(self.language):
+            await self.send_view(notice=Notice(
+                "seat_moved", _("Your seat moved to another phone. This phone watches now."),
+                "info",
+            ), force=True)
+
+    async def phone_forgot(self, event: dict[str, Any]) -> None:
+        """This phone said "forget my games": its open pages lose every seat they held."""
+        if not self.hashes or not self.phone or event.get("phone") != self.phone:
+            return
+        self.hashes = []
+        self.pass_state = PassState()
+        await self.send_view(force=True)
 
     async def _moved_meanwhile(self) -> None:
         """Issue 30: a phone back at a tournament's table its player was moved away from

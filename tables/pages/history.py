@@ -49,11 +49,12 @@ class Access:
     table: Table
     viewer: int | None
     seats: tuple[int, ...]  # the seats this session holds (or held) at the table
-    # Seats this session held before a computer player took them over -> the last hand they
-    # were dealt there: later hands at that seat were not theirs to see.
+    # Seats this session held before they changed hands -> the last hand they were dealt
+    # there: later hands at that seat were not theirs to see.
     left: dict[int, int] = field(default_factory=dict)
-    # Seats this session took over from a computer player (tables.write.late) -> the first hand it
-    # played there: the computer's hands before were not theirs to see.
+    # Seats -> the first hand of this session's window there (the seat was taken over from a
+    # computer, moved to this phone, handed on at a tournament): the hands before were not
+    # theirs to see.
     joined: dict[int, int] = field(default_factory=dict)
     # At a tournament's table a seat is held by one player after another (issue 30): the
     # numbers of the hands the viewer played there (None: not a tournament's table).
@@ -100,11 +101,7 @@ def access_for(request: HttpRequest, code: str) -> Access | HttpResponse:
     if hashes:
         found = _seats_held(tables, hashes)
         if found is not None:
-            table, seats, left = found
-            joined = {
-                seat: first for seat in seats
-                if (first := late.first_hand(table, seat, hashes)) is not None
-            }
+            table, seats, left, joined = found
             viewer = _chosen_seat(request, seats)
             only = None
             if table.tournament_id is not None:
@@ -122,9 +119,10 @@ def access_for(request: HttpRequest, code: str) -> Access | HttpResponse:
 
 def _seats_held(
     tables: QuerySet[Table], hashes: list[str]
-) -> tuple[Table, tuple[int, ...], dict[int, int]] | None:
+) -> tuple[Table, tuple[int, ...], dict[int, int], dict[int, int]] | None:
     """The most recent of ``tables`` where these claims hold or held a seat: the table, its
-    seats, and for seats since taken over, the last hand played there."""
+    seats, for seats since left the last hand played there, and the first hand of each
+    seat's window (the window moves with the seat: ``Seat.first_hand``)."""
     held = list(
         Seat.objects.filter(table__in=tables, claim_hash__in=hashes).select_related("table")
     )
@@ -137,10 +135,12 @@ def _seats_held(
     table = max((r.table for r in rows), key=lambda t: (t.created_at, t.pk))
     now = {s.position for s in held if s.table_id == table.pk}
     left: dict[int, int] = {}
+    first = {s.position: s.first_hand for s in held if s.table_id == table.pk}
     for claim in former:
         if claim.table_id == table.pk and claim.position not in now:
             left[claim.position] = max(claim.last_hand, left.get(claim.position, 0))
-    return table, tuple(sorted(now | set(left))), left
+            first[claim.position] = min(claim.first_hand, first.get(claim.position, 1 << 31))
+    return table, tuple(sorted(now | set(left))), left, {p: f for p, f in first.items() if f}
 
 
 def _chosen_seat(request: HttpRequest, seats: tuple[int, ...]) -> int:

@@ -129,9 +129,12 @@ def take_along(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return render(request, "season/take_along.html", {
             "has_claims": bool(identity.held(request.session)),
+            "playing": identity.playing_seats(request.session),
         })
     try:
-        token = identity.make_link(request.session)
+        token = identity.make_link(
+            request.session, with_seats=request.POST.get("with_seats") == "yes"
+        )
     except Refused as exc:
         return _refusal(request, exc, _("Nothing to take along"))
     path = reverse("tables:games_here", args=[token])
@@ -162,7 +165,7 @@ def games_here(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 def forget_games(request: HttpRequest) -> HttpResponse:
-    identity.forget(request.session)
+    identity.forget(request.session, request.session.session_key)
     return redirect("tables:games")
 
 

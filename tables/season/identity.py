@@ -1,12 +1,16 @@
-"""Taking one's games to another phone, and forgetting them on this one (issue 26).
+"""Taking one's games to another phone, and forgetting them on this one.
 
 A phone is known only by the seat claims its session holds (tables.claims). ``make_link``
-seals a copy of those claims with a fresh random token and keeps only the token's SHA-256 and
-the sealed copy; the token is in the link (and its QR code) alone, valid once for five minutes,
-so the database never holds a usable claim. ``use_link`` on the other phone opens the copy,
-adds the claims to that phone's session and empties the row. Both phones then hold the same
-games (to move a seat in a game still being played, use the table's own seat move).
-``forget`` removes every claim from this phone's session.
+seals a copy of what the other phone may have with a fresh random token and keeps only the
+token's SHA-256 and the sealed copy; the token is in the link (and its QR code) alone, valid
+once for five minutes, so the database never holds a usable claim. ``use_link`` on the other
+phone opens the copy, adds the claims to that phone's session and empties the row.
+
+What goes along is the games to review, not the control of a seat in a game still being
+played: for such a seat the link carries a review-only claim of its own (a ``FormerClaim``
+with the seat's window up to now), unless the person asks on this phone to hand over the
+running seats too (``with_seats``). ``forget`` removes every claim from this phone's session
+and tells its open table pages, which lose every seat they held at once.
 
 The seal is a one-time pad drawn from SHAKE-256 of the token (192 random bits, used once) with
 the token's hash as the check that it opened: nothing beyond the standard library.
@@ -21,7 +25,7 @@ import json
 import re
 import secrets
 from collections.abc import MutableMapping
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -29,8 +33,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables import claims, ratelimit
-from tables.models import IdentityMove
-from tables.write.path import Refused
+from tables.models import FormerClaim, Hand, IdentityMove, Seat, Table
+from tables.write.path import Refused, group_name
+from tables.write.tell import tell
 
 VALID_FOR = timedelta(minutes=5)
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
@@ -66,19 +71,46 @@ def held(session: MutableMapping[str, Any]) -> list[str]:
     return [s for s in session.get(claims.SESSION_KEY, []) if isinstance(s, str)]
 
 
-def make_link(session: MutableMapping[str, Any]) -> str:
-    """A new single-use token carrying this phone's claims (refused when it holds none)."""
+def _review_only(secret: str, now: datetime) -> str:
+    """The secret to send along for ``secret``: itself, unless it holds a seat in a game still
+    being played; then a new secret that may only review that seat's hands so far."""
+    seat = Seat.objects.filter(
+        claim_hash=claims.claim_hash(secret), table__status__in=Table.OPEN
+    ).first()
+    if seat is None:
+        return secret
+    review = secrets.token_urlsafe(24)
+    last = Hand.objects.filter(table_id=seat.table_id).order_by("-number").first()
+    FormerClaim.objects.create(
+        table_id=seat.table_id, position=seat.position, claim_hash=claims.claim_hash(review),
+        name=seat.name, first_hand=seat.first_hand, last_hand=last.number if last else 0,
+        left_at=now,
+    )
+    return review
+
+
+def make_link(session: MutableMapping[str, Any], *, with_seats: bool = False) -> str:
+    """A new single-use token carrying this phone's games (refused when it holds none): to
+    review, and with ``with_seats`` also the seats it holds in games still being played."""
     mine = held(session)
     if not mine:
         raise Refused("no_games", _("This phone has no games to take along."))
     token = secrets.token_urlsafe(24)
     now = timezone.now()
-    IdentityMove.objects.filter(expires_at__lt=now).delete()  # expired rows go at once
-    IdentityMove.objects.create(
-        token_hash=token_hash(token), sealed=_seal(token, mine), created_at=now,
-        expires_at=now + VALID_FOR,
-    )
+    with transaction.atomic():
+        IdentityMove.objects.filter(expires_at__lt=now).delete()  # expired rows go at once
+        along = mine if with_seats else [_review_only(s, now) for s in mine]
+        IdentityMove.objects.create(
+            token_hash=token_hash(token), sealed=_seal(token, along), created_at=now,
+            expires_at=now + VALID_FOR,
+        )
     return token
+
+
+def playing_seats(session: MutableMapping[str, Any]) -> int:
+    """How many seats this phone holds in games still being played."""
+    hashes = claims.session_hashes(session)
+    return Seat.objects.filter(claim_hash__in=hashes, table__status__in=Table.OPEN).count()
 
 
 def _refuse_bad(keys: list[str], code: str, message: str) -> Refused:
@@ -120,5 +152,16 @@ def use_link(token: str, session: MutableMapping[str, Any], keys: list[str]) -> 
     return len(new)
 
 
-def forget(session: MutableMapping[str, Any]) -> None:
+def forget(session: MutableMapping[str, Any], session_key: str | None) -> None:
+    """This phone forgets every game: its session holds no claim any more, and its pages open
+    at tables still being played are told to drop the seats they held (tables.live.consumer)."""
+    hashes = claims.session_hashes(session)
     session[claims.SESSION_KEY] = []
+    phone = claims.phone_id(session_key)
+    if not phone or not hashes:
+        return
+    tables = Seat.objects.filter(
+        claim_hash__in=hashes, table__status__in=Table.OPEN
+    ).values_list("table_id", flat=True).distinct()
+    for table_id in tables:
+        tell(group_name(table_id), {"type": "phone.forgot", "phone": phone})

@@ -44,7 +44,7 @@ from django.utils import timezone
 from engine import tournament as rules
 from engine.game import BLIND_LEVELS, Game
 from tables import cache
-from tables.models import FormerClaim, Hand, Seat, Table
+from tables.models import Hand, Seat, Table
 from tables.tournament.control import hold, playing_seconds
 from tables.tournament.models import Entrant, Tournament
 from tables.write.late import seat_waiting
@@ -401,12 +401,8 @@ def _carry_out(job: _Work, level: int) -> Callable[[Change], None]:
         game = change.game
         for position in job.departs:
             seat = change.seats[position]
-            if seat.is_person and seat.claim_hash:
-                # The phone may still review the hands it played here.
-                FormerClaim.objects.create(
-                    table=change.table, position=position, claim_hash=seat.claim_hash,
-                    name=seat.name, last_hand=game.hand_number, left_at=change.now,
-                )
+            if seat.is_person:
+                change.retire_claim(seat)  # the phone may still review the hands it played here
             game.depart(position)
             change.remove_seat(position)
         for arrival in job.arrivals:
@@ -416,6 +412,7 @@ def _carry_out(job: _Work, level: int) -> Callable[[Change], None]:
                 position=arrival.position, name=seat.name, is_computer=seat.is_computer,
                 level=seat.level, claim_hash=seat.claim_hash, joined_at=seat.joined_at,
                 last_seen=seat.last_seen, away=seat.away, timeouts_in_row=seat.timeouts_in_row,
+                first_hand=game.hand_number + 1,  # a new window: never the hands before here
             )
         if job.closed:  # T9: a closed table's players only leave it
             change.mark()

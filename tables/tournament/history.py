@@ -14,6 +14,7 @@ Only finished hands that were not called off count, as in the history (P3).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -29,12 +30,14 @@ from tables.tournament.models import Entrant, Tournament
 class Stint:
     """One seat a player held at one of the tournament's tables; ``last_hand``: the last hand
     they were dealt there when they left it (moved, out, or a computer took the seat over
-    with their name: the hands after are not theirs), None while they hold it."""
+    with their name: the hands after are not theirs), None while they hold it; ``first_hand``:
+    the first hand of their window there (a seat taken over or moved: never the hands before)."""
 
     table: Table
     position: int
     name: str
     last_hand: int | None = None
+    first_hand: int = 0
 
 
 @dataclass
@@ -77,6 +80,25 @@ def entrant_of(tournament: Tournament, hashes: list[str]) -> Entrant | None:
     return tournament.entrants.filter(claim_hash__in=hashes).order_by("id").first()
 
 
+def has_entered(tournament_id: int, hashes: Iterable[str]) -> bool:
+    """Whether these claims are a player of the tournament, still in or out, as far as the
+    product can know: an entrant's claim, or a claim that holds or held a person's seat at
+    one of its tables (a seat moved to this phone, a review-only copy taken along from the
+    entrant's phone). A fresh browser that no claim leads to is a new person to the product."""
+    wanted = [h for h in hashes if h]
+    if not wanted:
+        return False
+    return (
+        Entrant.objects.filter(tournament_id=tournament_id, claim_hash__in=wanted).exists()
+        or Seat.objects.filter(
+            table__tournament_id=tournament_id, claim_hash__in=wanted, is_computer=False
+        ).exists()
+        or FormerClaim.objects.filter(
+            table__tournament_id=tournament_id, claim_hash__in=wanted
+        ).exists()
+    )
+
+
 def stints(tournament: Tournament, hashes: list[str]) -> list[Stint]:
     """Every seat these claims hold or held at the tournament's tables."""
     if not hashes:
@@ -84,7 +106,8 @@ def stints(tournament: Tournament, hashes: list[str]) -> list[Stint]:
     tables = Table.objects.filter(tournament=tournament)
     held = Seat.objects.filter(table__in=tables, claim_hash__in=hashes).select_related("table")
     found: dict[tuple[int, int, str], Stint] = {
-        (r.table_id, r.position, r.name): Stint(r.table, r.position, r.name) for r in held
+        (r.table_id, r.position, r.name): Stint(r.table, r.position, r.name, None, r.first_hand)
+        for r in held
     }
     for r in FormerClaim.objects.filter(table__in=tables, claim_hash__in=hashes).select_related(
         "table"
@@ -92,7 +115,7 @@ def stints(tournament: Tournament, hashes: list[str]) -> list[Stint]:
         key = (r.table_id, r.position, r.name)
         before = found.get(key)
         if before is None or (before.last_hand is not None and before.last_hand < r.last_hand):
-            found[key] = Stint(r.table, r.position, r.name, r.last_hand)
+            found[key] = Stint(r.table, r.position, r.name, r.last_hand, r.first_hand)
     return sorted(found.values(), key=lambda s: (s.table.tournament_number or 0, s.position))
 
 
@@ -138,6 +161,7 @@ def player_hands(tournament: Tournament, hashes: list[str]) -> list[TableHands]:
         ).order_by("number")
         if stint.last_hand is not None:
             rows = rows.filter(number__lte=stint.last_hand)
+        rows = rows.filter(number__gte=stint.first_hand)
         for row in rows:
             if _dealt_in(row.players, stint.position, stint.name):
                 found.append((row.started_at, row.pk, stint, row))

@@ -229,8 +229,14 @@ def by_code(request: HttpRequest, data: dict[str, Any]) -> HttpResponse | None:
 
 
 def _join_as(request: HttpRequest, tournament: Tournament, name: str) -> None:
-    if my_entrant(list(tournament.entrants.all()), _hashes(request)) is not None:
+    hashes = _hashes(request)
+    if my_entrant(list(tournament.entrants.all()), hashes) is not None:
         return  # already in
+    if history.has_entered(tournament.id, hashes):  # a seat of theirs came to this phone
+        messages.error(request, _(
+            "You already play in this tournament from another phone: one seat a person."
+        ))
+        return
     claim = claims.new_claim(request.session)
     try:
         setup.join(tournament.id, name, claim)

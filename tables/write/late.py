@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 
 from tables import claims
 from tables.models import LateSeats, SeatRequest, Table
+from tables.tournament import history as tournament_history
 from tables.tournament.models import Entrant
 from tables.write import talk
 from tables.write.lobby import clean_name
@@ -79,7 +80,9 @@ def request_seat(table_id: int, session: MutableMapping[str, Any], name: str) ->
             list(Entrant.objects.filter(tournament_id=table.tournament_id))
             if table.tournament_id is not None else []
         )
-        if any(e.claim_hash and e.claim_hash in hashes for e in entrants):
+        if table.tournament_id is not None and tournament_history.has_entered(
+            table.tournament_id, hashes
+        ):
             raise Refused("in_tournament", _(
                 "You are already a player of this tournament: you cannot take a second seat."
             ))
@@ -156,12 +159,12 @@ def seat_waiting(change: Change) -> list[SeatRequest]:
         computer_name = seat.name
         seat.is_computer = False
         seat.level = ""
-        seat.claim_hash = request.claim_hash
         seat.name = request.name
         seat.away = False
         seat.timeouts_in_row = 0
-        change.save_seat(
-            seat, "is_computer", "level", "claim_hash", "name", "away", "timeouts_in_row"
+        # Between hands: the friend's window opens at the next hand, never the computer's.
+        change.hand_over(
+            seat, request.claim_hash, "is_computer", "level", "name", "away", "timeouts_in_row"
         )
         change.game.set_person(position, True)
         if table.tournament_id is not None:
@@ -184,17 +187,6 @@ def _becomes_entrant(table: Table, position: int, request: SeatRequest) -> None:
     Entrant.objects.filter(
         tournament=table.tournament_id, table=table, position=position, place=None
     ).update(name=request.name, claim_hash=request.claim_hash, is_computer=False)
-
-
-def first_hand(table: Table, position: int, hashes: Iterable[str]) -> int | None:
-    """The first hand a friend who took over this seat played there (None: not one)."""
-    request = (
-        SeatRequest.objects.filter(
-            table=table, position=position, status=SeatRequest.Status.SEATED,
-            claim_hash__in=list(hashes),
-        ).order_by("-at").first()
-    )
-    return request.first_hand if request is not None else None
 
 
 def took_over_before(table: Table, number: int) -> list[SeatRequest]:

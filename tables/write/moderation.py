@@ -38,6 +38,7 @@ HOST_PAUSE = ModerationAction.HOST_PAUSE  # the host paused the game (tables.wri
 HOST_RESUME = "host_resume"
 RENAME_GROUP = "rename_group"  # issue 26 (tables.season.groups.moderate_*)
 REMOVE_GROUP_GAME = "remove_group_game"
+HOST_MOVE = "seat_moved_by_host"  # the host moved a gone phone's seat (tables.write.seat_moves)
 ACTION_LABELS = {
     CLOSE: gettext_lazy("Closed the table"),
     PAUSE: gettext_lazy("Paused the clock"),
@@ -48,6 +49,7 @@ ACTION_LABELS = {
     HOST_RESUME: gettext_lazy("The host resumed the game"),
     RENAME_GROUP: gettext_lazy("Renamed a group"),
     REMOVE_GROUP_GAME: gettext_lazy("Removed a game from a group's season"),
+    HOST_MOVE: gettext_lazy("The host moved a seat to another phone"),
 }
 
 User = AbstractBaseUser | AnonymousUser | None

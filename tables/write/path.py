@@ -17,9 +17,8 @@ statement instead of four. Anything else (a refusal, a hand dealt or ended, a se
 version that moved on) is made again from the start under the lock. See ``apply_change``.
 
 Every change goes through here; the changes themselves live beside this module, one module per
-kind: ``tables.write.lobby`` (tables, seats, names, starting), ``tables.write.play`` (a
-player's action, coming back), ``tables.write.moderation`` (what staff do). The clock fires
-deadlines through the same path (``tables.clock``). Moderation, e.g.::
+kind (``tables.write.lobby``, ``tables.write.play``, ``tables.write.moderation``...); the
+clock fires deadlines through the same path (``tables.clock``). Moderation, e.g.::
 
     def close(change):
         change.game.cancel_hand()        # or finish it by the time-out rule
@@ -75,9 +74,7 @@ class Busy(Exception):
 
 
 class _NeedsLock(Exception):
-    """A change tried on the version this process holds that must be made under the lock: it
-    writes more than the table's row, it was refused or made no change (confirmed under the
-    lock), or the table moved on since that version."""
+    """A change tried on the version held here that must be made again under the lock."""
 
 
 class NotAnnounced(Exception):
@@ -96,12 +93,9 @@ def group_name(table_id: int) -> str:
     return f"table.{table_id}"
 
 
-# What a change of play did, told to the other server processes so that they work the new
-# version out from the one before instead of loading it (see ``tables.cache.derive``): the version
-# it followed, the actions taken (seat, kind, amount: what every player at the table is
-# shown) and the table row's new values (version, deadline, time of the change, the ids of the
-# last actions). Never a card: the engine state is rebuilt from the version before, which
-# each process holds with its own copy of the deck.
+# What a change of play did, told to the other processes so that they work the new version
+# out from the one before (``tables.cache.derive``): the version it followed, the public
+# actions taken and the table row's new values. Never a card.
 Step = dict[str, Any]
 
 # Set while a write runs for the event loop (``write_then_notify``): the group messages are
@@ -270,11 +264,7 @@ class Change:
         person's claim is kept as a former claim: they may still review the hands they played."""
         self._writing()
         seat = self.seats[position]
-        if seat.claim_hash:
-            FormerClaim.objects.create(
-                table=self.table, position=position, claim_hash=seat.claim_hash, name=seat.name,
-                last_hand=self.game.hand_number if self.has_game else 0, left_at=self.now,
-            )
+        self.retire_claim(seat)
         seat.is_computer = True
         seat.level = self.table.computer_level
         seat.claim_hash = ""
@@ -285,6 +275,25 @@ class Change:
             self.game.set_person(position, False)
         if self.table.host_position == position:
             self.pass_host(position)
+
+    def retire_claim(self, seat: Seat) -> None:
+        """The seat's claim stops holding it: kept as a former claim, whose holder may review
+        the hands of its window (from the seat's ``first_hand`` to the hand running now)."""
+        if seat.claim_hash:
+            FormerClaim.objects.create(
+                table=self.table, position=seat.position, claim_hash=seat.claim_hash,
+                name=seat.name, first_hand=seat.first_hand, left_at=self.now,
+                last_hand=self.game.hand_number if self.has_game else 0,
+            )
+
+    def hand_over(self, seat: Seat, claim_hash: str, *fields: str) -> None:
+        """Every way a seat changes hands: the new claim's window opens at the hand running
+        now (its cards go with the seat) or else the next; never a hand before."""
+        self.retire_claim(seat)
+        game = self.game if self.has_game else None
+        seat.claim_hash = claim_hash
+        seat.first_hand = game.hand_number + (not game.hand_running) if game else 0
+        self.save_seat(seat, "claim_hash", "first_hand", *fields)
 
     def pass_host(self, leaving: int) -> None:
         """The host role goes to the next person to the left of ``leaving`` (none: no host)."""
@@ -309,16 +318,12 @@ def apply_change(
     to change nothing. With ``skip_locked`` a table locked elsewhere raises ``Busy`` instead
     of waiting (PostgreSQL; SQLite serialises writers at BEGIN).
 
-    ``held``: for the changes of play (an action, a deadline), which usually come to the
-    process that wrote or drew the table's last version. The change is first checked and made
-    on that version as this process holds it, and saved in one statement that updates the row
-    only if it is still at that version (same table, not paused or resumed by hand since):
-    the update locks the row and checks the version together, so it is the same guarantee as
-    checking under the lock, in one statement instead of four (begin, locked read, update,
-    commit); every other write to a table's row makes a new version. Only a change that
-    writes nothing but the row and succeeds is made so; a refusal, no change, a hand dealt or
-    ended, a seat written, or a version that moved on meanwhile: the change is made again from
-    the start under the lock, as above. ``mutate`` must write only through ``Change`` then.
+    ``held``: for the changes of play (an action, a deadline). The change is first made on the
+    version this process holds, saved by one UPDATE that applies only if the row is still at
+    that version (the update locks the row and checks the version together: the guarantee of
+    the lock in one statement instead of four). Only a change that writes nothing but the row
+    and succeeds is made so; anything else is made again from the start under the lock.
+    ``mutate`` must write only through ``Change`` then.
     """
     if held:
         try:
@@ -368,9 +373,7 @@ def _apply_held(table_id: int, mutate: Callable[[Change], T]) -> T:
     except Exception:
         if change.written:
             raise  # the change is saved: what failed after it is not made again
-        # Nothing was written. A refusal is told, and an error raised, under the lock, against
-        # the table as it is (the version held here may be behind, or another table's whose id
-        # SQLite gave out again).
+        # Nothing was written: refused or raised again under the lock, against the table as is.
         raise _NeedsLock from None
     return result
 
@@ -383,8 +386,7 @@ _table_locked_or_skipped = cache.Prepared(
 
 _TABLE_FIELDS = [f.attname for f in Table._meta.concrete_fields if not f.primary_key]
 _PAUSED_AT = _TABLE_FIELDS.index("paused")
-# Saved with every change: the engine state (a dict that could have been changed in place),
-# the version, the deadline, and the time of the change.
+# Saved with every change (the state: a dict that could have been changed in place).
 _ALWAYS_SAVED = {"state", "version", "next_deadline", "deadline_kind", "updated_at"}
 
 

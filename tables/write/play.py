@@ -13,6 +13,8 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db.models import F
+from django.db.models.functions import Greatest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -176,11 +178,14 @@ def come_back(table_id: int, positions: list[int]) -> bool:
     return apply_change(table_id, mutate)
 
 
-def touch_seats(table_id: int, positions: list[int], now: datetime | None = None) -> None:
-    """Presence only (when a phone was last connected): not table state, so no version bump."""
+def touch_seats(
+    table_id: int, positions: list[int], now: datetime | None = None, *, opened: int = 0
+) -> None:
+    """Presence only: when a phone was last connected, and how many of its table pages are
+    open (``opened``: +1 as one connects, -1 as it leaves). Not table state: no new version."""
     if positions:
         Seat.objects.filter(table_id=table_id, position__in=positions).update(
-            last_seen=now or timezone.now()
+            last_seen=now or timezone.now(), connections=Greatest(F("connections") + opened, 0)
         )
 
 

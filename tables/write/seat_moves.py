@@ -1,11 +1,14 @@
-"""Moving a seat to another phone (issue 18): a single-use link, valid for five minutes.
+"""Moving a seat to another phone: a single-use link, valid for five minutes.
 
-A person makes the link for their own seat, or the host for a person whose phone died
-(``make_link``). Opening it on another phone and confirming (``use_link``) gives that phone's
-session a new claim on the seat, in the table's one locked write path
-(tables.services.apply_change), also in the middle of a hand: the seat's cards go with it, and
-the old phone, whose claim no longer matches, is drawn as a spectator from the very next
-version (it keeps a former claim, so it may still review the hands it played).
+A person makes the link for their own seat (their consent), or the host for a person whose
+phone is gone: marked away, or with no table page open for longer than ``GRACE``. A host
+never takes the seat of a phone that is still there. Opening the link on another phone and
+confirming (``use_link``) gives that phone's session a new claim on the seat, in the table's
+one locked write path (``tables.write.path.apply_change``), also in the middle of a hand: the
+seat's cards go with it. The old phone, whose claim no longer matches, is told and drawn as a
+spectator from the very next version; it keeps a former claim, so it may still review the
+hands it played. The new holder sees the seat's hands only from the one it took it in (the
+window moves with the seat). A move made by the host is written to the moderation log.
 
 The token has 192 random bits; only its SHA-256 is stored. A used, expired, unknown or
 malformed token is refused with a readable reason and changes nothing, and counts against the
@@ -22,14 +25,20 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables import claims, ratelimit
-from tables.models import FormerClaim, Seat, SeatMove, Table
-from tables.write.path import Change, Refused, apply_change
+from tables.models import ModerationAction, Seat, SeatMove, Table
+from tables.write import moderation, talk
+from tables.write.path import Change, Refused, apply_change, group_name
+from tables.write.tell import tell
 
 VALID_FOR = timedelta(minutes=5)
+# How long a person's phone must have been gone before the host may move their seat: longer
+# than a phone takes to come back from a tunnel or a reload.
+GRACE = timedelta(seconds=60)
 TOKEN_BYTES = 24  # 192 bits
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")  # what secrets.token_urlsafe(24) gives
 
@@ -58,6 +67,24 @@ def movable_seats(table: Table, hashes: list[str]) -> list[Seat]:
     return [s for s in seats if s.position in mine or host]
 
 
+def phone_is_gone(seat: Seat, now: datetime) -> bool:
+    """The seat's own phone is gone: marked away, or no page open for longer than ``GRACE``."""
+    row = Seat.objects.filter(pk=seat.pk).values("away", "connections", "last_seen").first()
+    if row is None:
+        return False
+    if row["away"]:
+        return True
+    seen = row["last_seen"]
+    return not row["connections"] and (seen is None or seen <= now - GRACE)
+
+
+def _refuse_present(seat: Seat) -> Refused:
+    return Refused("phone_present", _(
+        "%(name)s's phone is still at the table: only they can move their seat. Once their "
+        "phone has been gone for a minute, or they are marked away, you can move it."
+    ) % {"name": seat.name})
+
+
 def make_link(table: Table, hashes: list[str], position: int) -> Link:
     """A new move link for the seat at ``position``; ``Refused`` when this session may not."""
     if not table.is_open:
@@ -66,6 +93,8 @@ def make_link(table: Table, hashes: list[str], position: int) -> Link:
     if seat is None:
         raise Refused("not_your_seat", _("You can only move your own seat (the host: anyone's)."))
     now = timezone.now()
+    if seat.claim_hash not in set(hashes) and not phone_is_gone(seat, now):
+        raise _refuse_present(seat)
     token = secrets.token_urlsafe(TOKEN_BYTES)
     SeatMove.objects.filter(expires_at__lt=now - timedelta(hours=1)).delete()
     SeatMove.objects.create(
@@ -134,16 +163,23 @@ def use_link(token: str, session: MutableMapping[str, Any], keys: list[str]) -> 
             ))
         if not table.is_open:
             raise Refused("not_open", _("This game is over: there is no seat to move."))
-        FormerClaim.objects.create(
-            table=table, position=seat.position, claim_hash=seat.claim_hash, name=seat.name,
-            last_hand=change.game.hand_number if change.has_game else 0, left_at=change.now,
-        )
-        seat.claim_hash = claims.new_claim(pending)
+        if row.by_host and not phone_is_gone(seat, change.now):  # their phone came back
+            raise _refuse_present(seat)
+        old_claim = seat.claim_hash
         seat.away = False
         seat.timeouts_in_row = 0
-        change.save_seat(seat, "claim_hash", "away", "timeouts_in_row")
+        change.hand_over(seat, claims.new_claim(pending), "away", "timeouts_in_row")
         row.used_at = change.now
         row.save(update_fields=["used_at"])
+        if row.by_host:
+            ModerationAction.objects.create(
+                table=table, action=moderation.HOST_MOVE, at=change.now,
+                detail={"seat": seat.position, "name": seat.name},
+            )
+        talk.log_event(table.id, seat.position, seat.name, "moved")
+        # The phone the seat left is told (its claim no longer holds the seat).
+        event = {"type": "seat.moved", "claim": old_claim, "seat": seat.position}
+        transaction.on_commit(lambda: tell(group_name(table.id), event))
         return table
 
     table = apply_change(move.table_id, mutate)
