@@ -26,6 +26,7 @@ from tables.write.path import Refused
 _STATUS = {
     "rate_limited": 429, "unknown_link": 404, "used_link": 410, "expired_link": 410,
     "seat_changed": 409, "same_phone": 409, "not_open": 409, "not_your_seat": 403,
+    "phone_present": 409,
 }
 
 
