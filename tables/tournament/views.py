@@ -132,9 +132,12 @@ def of_table(request: HttpRequest, code: str) -> HttpResponse:
 @require_safe
 def table_line(request: HttpRequest, code: str) -> HttpResponse:
     """The line at the top of a tournament's table page, asked for again by the line itself
-    (``tables.tournament.line``); nothing (204) for a table that is no tournament's, 404 for a
-    code no table has (counted: ``tables.lookups``)."""
-    html = line.table_line(lookups.table(request, code).pk, request)
+    (``tables.tournament.line``); nothing (204) for a table that is no tournament's, and for a
+    code no table has (the miss counted: ``tables.lookups``)."""
+    try:
+        html = line.table_line(lookups.table(request, code).pk, request)
+    except lookups.UnknownCode:
+        html = ""
     if not html:
         return HttpResponse(status=204)
     return HttpResponse(html)
