@@ -135,9 +135,10 @@ def table_line(request: HttpRequest, code: str) -> HttpResponse:
     (``tables.tournament.line``); nothing (204) for a table that is no tournament's, and for a
     code no table has (the miss counted: ``tables.lookups``)."""
     try:
-        html = line.table_line(lookups.table(request, code).pk, request)
+        table = lookups.table(request, code)
     except lookups.UnknownCode:
-        html = ""
+        return HttpResponse(status=204)
+    html = line.table_line(table.pk, request)
     if not html:
         return HttpResponse(status=204)
     return HttpResponse(html)
