@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -146,6 +147,15 @@ def test_the_table_socket_is_the_only_websocket_and_takes_the_same_lookup() -> N
 
     assert [str(p.pattern) for p in websocket_urlpatterns] == ["ws/t/<str:code>/"]
     assert all(p.callback.consumer_class is TableConsumer for p in websocket_urlpatterns)
+
+
+def test_only_the_lookup_asks_which_table_a_code_is() -> None:
+    root = Path(__file__).resolve().parents[2] / "tables"
+    asking = sorted(
+        str(path.relative_to(root)) for path in root.rglob("*.py")
+        if "objects.by_code(" in path.read_text() and "admin" not in path.parts
+    )
+    assert asking == ["lookups.py"]
 
 
 @pytest.mark.parametrize("kind", ["table", "tournament"])
