@@ -82,8 +82,9 @@ for _origin in CSRF_TRUSTED_ORIGINS:
         raise ImproperlyConfigured(
             f"CSRF_TRUSTED_ORIGINS entries start with https://, not {_origin!r}"
         )
-# Behind a proxy that terminates TLS and sets X-Forwarded-Proto / X-Forwarded-For (see README):
-# a request is secure when the proxy says it came over HTTPS.
+# Behind a proxy that terminates TLS and sets X-Forwarded-Proto and X-Real-IP (see README):
+# a request is secure when the proxy says it came over HTTPS, and the client's address is the
+# one the proxy saw (X-Real-IP; tables.ratelimit), never X-Forwarded-For's client-written part.
 BEHIND_PROXY = envbool("BEHIND_PROXY", "false")
 if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -182,6 +183,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A client with too many wrong codes this minute: 429, whichever page it asked (tables.lookups).
+    "tables.lookups.TooManyWrongCodesMiddleware",
     # The database away: the app's own 503 page, not a server error (config/errors.py).
     "config.errors.DatabaseAwayMiddleware",
 ]

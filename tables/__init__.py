@@ -7,5 +7,6 @@
 - ``pages/``: views, forms, URLs, histories and exports;
 - ``clock``: deadlines fired once (``computer``: the computer players' decisions);
 - ``admin``: staff moderation (through ``write.moderation``);
-- ``codes``, ``claims``, ``ratelimit``: join codes, seat claims without accounts, wrong-code limits.
+- ``codes``, ``claims``, ``ratelimit``: join codes, seat claims without accounts, wrong-code limits;
+- ``lookups``: which table, tournament or group a code names (every miss counted).
 """

@@ -3,12 +3,21 @@
 A client is both its IP address and its session: a new session does not buy new tries, and
 friends behind one router only share the count of wrong codes. Stored in the database so every
 server process counts the same attempts.
+
+The address is the one the connection came from; behind the proxy (``BEHIND_PROXY``), the one
+nginx itself saw, which it sends as ``X-Real-IP`` (deploy/nginx/holdem.conf sets it, replacing
+any the client sent). ``X-Forwarded-For`` is never read: its leftmost entry is whatever the client
+wrote, so a made-up one per request would escape the limit, or lock someone else out. Daphne
+is started with ``--proxy-headers-host X-Real-IP`` (deploy/systemd/holdem@.service), so its
+logs, ``REMOTE_ADDR`` and the websocket's ``scope["client"]`` hold the same address.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
@@ -16,6 +25,27 @@ from django.utils import timezone
 from tables.models import FailedJoin
 
 WINDOW = timedelta(minutes=1)
+
+
+def client_address(peer: str | None, real_ip: str | None) -> str | None:
+    """The address a client is counted by: the peer's, or behind the proxy the one the proxy
+    saw (its ``X-Real-IP``; the peer when the header is missing)."""
+    if settings.BEHIND_PROXY and real_ip and real_ip.strip():
+        return real_ip.strip()
+    return peer
+
+
+def request_address(meta: dict[str, Any]) -> str | None:
+    """A page request's address (``request.META``)."""
+    return client_address(meta.get("REMOTE_ADDR"), meta.get("HTTP_X_REAL_IP"))
+
+
+def scope_address(scope: dict[str, Any]) -> str | None:
+    """A websocket's address (its ASGI scope): the same one as its pages'."""
+    client = scope.get("client") or (None, None)
+    headers: Iterable[tuple[bytes, bytes]] = scope.get("headers") or ()
+    real = next((value for name, value in headers if name.lower() == b"x-real-ip"), None)
+    return client_address(client[0], real.decode("latin1") if real is not None else None)
 
 
 def client_keys(ip: str | None, session_key: str | None) -> list[str]:

@@ -44,7 +44,7 @@ from django.utils.translation import activate
 from django.utils.translation import gettext as _
 
 from config.errors import DATABASE_AWAY
-from tables import action_log, claims, codes, metrics, ratelimit
+from tables import action_log, claims, lookups, metrics, ratelimit
 from tables.cache import Snapshot, cached_snapshot, derive, load_snapshot
 from tables.live import host, moved, talk
 from tables.live.frames import (
@@ -94,15 +94,15 @@ async def shared_snapshot(table_id: int, version: int) -> Snapshot | None:
     return await asyncio.shield(future)
 
 
-def _lookup(code: str | None, keys: list[str]) -> tuple[Table | None, bool]:
-    """The table for a code (None if unknown) and whether this client is rate-limited."""
-    if ratelimit.is_limited(keys):
+def _lookup(code: str, keys: list[str]) -> tuple[Table | None, bool]:
+    """The table for a code (None if unknown: counted) and whether this client is rate-limited
+    (``tables.lookups``, as the table's pages)."""
+    try:
+        return lookups.table(keys, code), False
+    except lookups.TooManyWrongCodes:
         return None, True
-    table = Table.objects.by_code(code) if code else None
-    if table is None:
-        ratelimit.record_failure(keys)
+    except lookups.UnknownCode:
         return None, False
-    return table, False
 
 
 def _saving_slowly() -> str:
@@ -142,9 +142,9 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
             self.scope.get("session")
         )
         self.phone = claims.phone_id(session_key)
-        client = self.scope.get("client") or (None, None)
-        keys = ratelimit.client_keys(client[0], session_key)
-        code = codes.normalize(self.scope["url_route"]["kwargs"].get("code", ""))
+        # The address the proxy saw, as the pages count it (tables.ratelimit).
+        keys = ratelimit.client_keys(ratelimit.scope_address(self.scope), session_key)
+        code = self.scope["url_route"]["kwargs"].get("code", "")
         table, limited = await database_sync_to_async(_lookup)(code, keys)
         await self.accept()
         if table is None:

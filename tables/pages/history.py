@@ -32,7 +32,7 @@ from engine.game import Game
 from engine.hand import Hand as EngineHand
 from engine.history import replay
 from engine.views import visible_events
-from tables import claims, codes
+from tables import claims, codes, lookups
 from tables.commitments import proof_context
 from tables.live.describe import describe_events
 from tables.live.hand_names import hand_name
@@ -93,10 +93,8 @@ def _refuse(request: HttpRequest) -> HttpResponse:
 def access_for(request: HttpRequest, code: str) -> Access | HttpResponse:
     """The table and viewer, or the refusal. Codes are reused once a table is over, so the
     table is the most recent one with this code where this session held a seat."""
-    normal = codes.normalize(code)
-    if normal is None:
-        raise Http404
-    tables = Table.objects.filter(code=normal).order_by("-created_at")
+    latest = lookups.table(request, code)  # 429 while limited; 404 (counted) for no table
+    tables = Table.objects.filter(code=latest.code).order_by("-created_at")
     hashes = claims.session_hashes(request.session)
     if hashes:
         found = _seats_held(tables, hashes)
@@ -108,12 +106,7 @@ def access_for(request: HttpRequest, code: str) -> Access | HttpResponse:
                 only = frozenset(tournament_history.own_numbers_for(table, viewer, hashes))
             return Access(table, viewer, seats, left, joined, only)
     if request.user.is_authenticated and request.user.is_staff:
-        latest = Table.objects.by_code(normal)
-        if latest is None:
-            raise Http404
         return Access(latest, None, ())
-    if not tables.exists():
-        raise Http404
     return _refuse(request)
 
 

@@ -7,23 +7,20 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from tables import claims, codes
+from tables import claims, lookups
 from tables.live.late import fragments
 from tables.models import Table
 from tables.write.late import answer, request_seat
 from tables.write.path import Refused
 
 
-def _table(code: str) -> Table | None:
-    normal = codes.normalize(code)
-    return Table.objects.by_code(normal) if normal else None
+def _table(request: HttpRequest, code: str) -> Table:
+    return lookups.table(request, code)  # 429 while limited; 404 (counted) for no table
 
 
 @require_POST
 def ask(request: HttpRequest, code: str) -> HttpResponse:
-    table = _table(code)
-    if table is None:
-        return redirect("home")
+    table = _table(request, code)
     try:
         request_seat(table.id, request.session, str(request.POST.get("name", "")))
     except Refused as exc:
@@ -33,9 +30,7 @@ def ask(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def reply(request: HttpRequest, code: str, request_id: int) -> HttpResponse:
-    table = _table(code)
-    if table is None:
-        return redirect("home")
+    table = _table(request, code)
     try:
         answer(table.id, claims.session_hashes(request.session), request_id,
                str(request.POST.get("answer", "")))

@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from engine.stats import Figure, Tally, figures
-from tables import claims, codes
+from tables import claims, lookups
 from tables.live.qr import qr_svg_once
 from tables.models import Group, Seat, StatsAtTable, Table, Tournament
 from tables.pages.views import _client_keys
@@ -170,11 +170,8 @@ def forget_games(request: HttpRequest) -> HttpResponse:
 
 
 # ---------------------------------------------------------------------------------- a group
-def _group(code: str) -> Group:
-    group = Group.objects.filter(code=code.lower()).first()
-    if group is None:
-        raise Http404
-    return group
+def _group(request: HttpRequest, code: str) -> Group:
+    return lookups.group(request, code)  # 429 while limited; 404 (counted) for no group
 
 
 COLOURS = ("#e4572e", "#2e86ab", "#f2b632", "#7bc47f", "#b36ae2", "#f0f0f0", "#ff9fb2",
@@ -231,7 +228,7 @@ def chip_graph(lines: list[groups.Line], games_count: int) -> SafeString:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def group_page(request: HttpRequest, code: str) -> HttpResponse:
-    group = _group(code)
+    group = _group(request, code)
     hashes = claims.session_hashes(request.session)
     if request.method == "POST":
         post = request.POST
@@ -284,7 +281,7 @@ def group_page(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_safe
 def group_csv(request: HttpRequest, code: str) -> HttpResponse:
-    group = _group(code)
+    group = _group(request, code)
     season = groups.season(group, with_computers=True)
     out = io.StringIO()
     writer = csv.writer(out)
@@ -314,10 +311,7 @@ def group_csv(request: HttpRequest, code: str) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def seat_line(request: HttpRequest, code: str, position: int) -> HttpResponse:
     """A player's line for this game (from what the table saw); the host may turn it off."""
-    normal = codes.normalize(code)
-    table = Table.objects.by_code(normal) if normal else None
-    if table is None:
-        raise Http404
+    table = lookups.table(request, code)  # 429 while limited; 404 (counted) for no table
     hashes = claims.session_hashes(request.session)
     seat = Seat.objects.filter(table=table, position=position).first()
     if seat is None:

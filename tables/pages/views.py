@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRefresh
 from django_htmx.middleware import HtmxDetails
 
-from tables import action_log, claims, codes, ratelimit
+from tables import action_log, claims, lookups
 from tables.cache import Snapshot, load_snapshot
 from tables.live.frames import FrameOptions, Notice, error_notice, frame_context
 from tables.live.perspective import PassState, hide, perspective, reveal
@@ -42,11 +42,7 @@ def _hashes(request: HtmxHttpRequest) -> list[str]:
 
 
 def _client_keys(request: HtmxHttpRequest) -> list[str]:
-    ip = request.META.get("REMOTE_ADDR")
-    if settings.BEHIND_PROXY:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        ip = forwarded.split(",")[0].strip() or ip
-    return ratelimit.client_keys(ip, request.session.session_key)
+    return lookups.request_keys(request)
 
 
 def _pass_state(request: HtmxHttpRequest, table_id: int) -> PassState:
@@ -74,21 +70,19 @@ def _join_url(request: HtmxHttpRequest, code: str) -> str:
 
 
 def _find(request: HtmxHttpRequest, code: str) -> Table | HttpResponse:
-    """The table for a code, or the page saying there is none (counted against the client)."""
-    keys = _client_keys(request)
-    if ratelimit.is_limited(keys):
-        return _message(
-            request, _("Too many wrong codes"), _("Wait a minute, then try again."), 429
-        )
-    normal = codes.normalize(code)
-    table = Table.objects.by_code(normal) if normal else None
-    if table is None:
-        ratelimit.record_failure(keys)
-        return _message(
-            request, _("No table with that code"),
-            _("Check the code with your friends: it has six letters and digits."), 404,
-        )
-    return table
+    """The table for a code (``tables.lookups``: 429 while the client is limited), or the page
+    saying there is none (the miss counted against the client)."""
+    try:
+        return lookups.table(request, code)
+    except lookups.UnknownCode:
+        return _no_table(request)
+
+
+def _no_table(request: HtmxHttpRequest) -> HttpResponse:
+    return _message(
+        request, _("No table with that code"),
+        _("Check the code with your friends: it has six letters and digits."), 404,
+    )
 
 
 def _message(request: HtmxHttpRequest, title: str, text: str, status: int = 200) -> HttpResponse:
@@ -172,12 +166,12 @@ def join_by_code(request: HtmxHttpRequest) -> HttpResponse:
     if form.is_bound and form.is_valid():
         from tables.tournament import views as tournament_views  # issue 30
 
-        tournament = tournament_views.by_code(request, form.cleaned_data)
-        if tournament is not None:
-            return tournament
-        found = _find(request, form.cleaned_data["code"])
-        if isinstance(found, HttpResponse):
-            return found
+        try:
+            found = lookups.table_or_tournament(request, form.cleaned_data["code"])
+        except lookups.UnknownCode:
+            return _no_table(request)
+        if not isinstance(found, Table):
+            return tournament_views.by_code(request, found, form.cleaned_data)
         name = form.cleaned_data.get("name")
         if request.method == "POST" and name and found.status == Table.Status.WAITING:
             try:

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
-from tables import claims, codes, ratelimit
+from tables import claims, codes, lookups
 from tables.live.qr import qr_svg
 from tables.models import Table
 from tables.tournament import control, history, line, recap, setup
@@ -38,36 +38,20 @@ from tables.write.path import Refused
 POLL_SECONDS = 3
 
 
-def _client_keys(request: HttpRequest) -> list[str]:
-    ip = request.META.get("REMOTE_ADDR")
-    if settings.BEHIND_PROXY:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        ip = forwarded.split(",")[0].strip() or ip
-    return ratelimit.client_keys(ip, request.session.session_key)
-
-
 def _message(request: HttpRequest, title: str, text: str, status: int) -> HttpResponse:
     return render(request, "tables/message.html", {"title": title, "text": text}, status=status)
 
 
 def _find(request: HttpRequest, code: str) -> Tournament | HttpResponse:
-    """The tournament for a code, or the page saying there is none (counted, as a table's)."""
-    keys = _client_keys(request)
-    if ratelimit.is_limited(keys):
-        return _message(
-            request, _("Too many wrong codes"), _("Wait a minute, then try again."), 429
-        )
-    normal = codes.normalize(code)
-    found = (
-        Tournament.objects.filter(code=normal).order_by("-created_at").first() if normal else None
-    )
-    if found is None:
-        ratelimit.record_failure(keys)
+    """The tournament for a code (``tables.lookups``: 429 while the client is limited), or the
+    page saying there is none (the miss counted, as a table's)."""
+    try:
+        return lookups.tournament(request, code)
+    except lookups.UnknownCode:
         return _message(
             request, _("No tournament with that code"),
             _("Check the code with your friends: it has six letters and digits."), 404,
         )
-    return found
 
 
 def _hashes(request: HttpRequest) -> list[str]:
@@ -130,11 +114,15 @@ def create(request: HttpRequest) -> HttpResponse:
 def of_table(request: HttpRequest, code: str) -> HttpResponse:
     """The tournament a table belongs to: its game-over screen links here, as it knows the
     table's code and not the tournament's (the frame is drawn without a query)."""
-    clean = codes.normalize(code)
-    found = clean and (
-        Table.objects.filter(code=clean, tournament__isnull=False)
-        .values_list("tournament__code", flat=True).first()
-    )
+    try:
+        table = lookups.table(request, code)
+    except lookups.UnknownCode:
+        found = None
+    else:
+        found = (
+            Table.objects.filter(code=table.code, tournament__isnull=False)
+            .values_list("tournament__code", flat=True).first()
+        )
     if found is None:
         return _message(request, _("No tournament with that code"),
                         _("This table is not part of a tournament."), 404)
@@ -144,10 +132,13 @@ def of_table(request: HttpRequest, code: str) -> HttpResponse:
 @require_safe
 def table_line(request: HttpRequest, code: str) -> HttpResponse:
     """The line at the top of a tournament's table page, asked for again by the line itself
-    (``tables.tournament.line``); nothing (204) for a table that is no tournament's."""
-    clean = codes.normalize(code)
-    table_id = clean and Table.objects.filter(code=clean).values_list("pk", flat=True).first()
-    html = line.table_line(table_id, request) if table_id else ""
+    (``tables.tournament.line``); nothing (204) for a table that is no tournament's, and for a
+    code no table has (the miss counted: ``tables.lookups``)."""
+    try:
+        table = lookups.table(request, code)
+    except lookups.UnknownCode:
+        return HttpResponse(status=204)
+    html = line.table_line(table.pk, request)
     if not html:
         return HttpResponse(status=204)
     return HttpResponse(html)
@@ -214,15 +205,10 @@ def results_csv(request: HttpRequest, code: str) -> HttpResponse:
     return response
 
 
-def by_code(request: HttpRequest, data: dict[str, Any]) -> HttpResponse | None:
-    """The home page's "join with a code" given a tournament's code (no table has it): the
-    tournament's page, joined first when a name came with a post; None for any other code."""
-    normal = codes.normalize(data.get("code") or "")
-    if not normal or Table.objects.filter(code=normal).exists():
-        return None
-    found = Tournament.objects.filter(code=normal).order_by("-created_at").first()
-    if found is None:
-        return None
+def by_code(request: HttpRequest, found: Tournament, data: dict[str, Any]) -> HttpResponse:
+    """The home page's "join with a code" given a tournament's code (no table has it;
+    ``tables.lookups.table_or_tournament``): the tournament's page, joined first when a name
+    came with a post."""
     if request.method == "POST" and data.get("name"):
         _join_as(request, found, data["name"])
     return redirect("tournament:page", code=found.code)

@@ -6,7 +6,9 @@ Only what cannot run in a test is changed in the configuration: the ports, the h
 certificate and static folder paths (each replacement is checked to have happened).
 
 Checked: pages over HTTPS with HSTS and CSP; plain HTTP redirected; static files compressed
-(Brotli, gzip) and cached for a year; /metrics not served through the proxy; each table's
+(Brotli, gzip) and cached for a year; /metrics not served through the proxy; the wrong-code
+limit counts the address nginx saw (a made-up X-Forwarded-For or X-Real-IP neither escapes it
+nor locks anyone else out of a page or a websocket, and Daphne logs the real one); each table's
 websockets routed by path to one process; two phones play a hand over wss:// through nginx;
 SIGTERM to the process serving their table mid-hand: the phones reconnect through nginx to the
 other process, see the very version they had, and finish the hand with no action lost and the
@@ -21,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import contextlib
+import http.client
 import json
 import os
 import re
@@ -453,6 +456,76 @@ async def test_each_table_is_routed_by_its_path_to_one_process(stack: Stack) -> 
         # split 55/45: a CI run saw it. The ring says which process each should be on.)
         owner = _ring_owner(servers, f"/ws/t/{table['code']}/")
         assert counts[owner] == 2 and counts[1 - owner] == 0, (table["code"], owner, counts)
+
+
+# ------------------------------------------------------------------------------ the address
+GUESSER, VICTIM = "127.0.0.2", "127.0.0.3"  # loopback addresses of their own (not the tests')
+WRONG_CODES = 10  # TABLES_JOIN_FAILURES_PER_MINUTE's default (the stack sets none)
+
+
+def _get_from(stack: Stack, source: str, path: str, **headers: str) -> int:
+    """A page asked through nginx from the address ``source``: its status."""
+    connection = http.client.HTTPSConnection(
+        "127.0.0.1", stack.https, context=stack.context, timeout=10, source_address=(source, 0)
+    )
+    try:
+        connection.request("GET", path, headers={"Host": f"localhost:{stack.https}", **headers})
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+async def _socket_from(stack: Stack, source: str, code: str, **headers: str) -> int | str:
+    """A table's websocket opened through nginx from ``source``: "table" when a frame of the
+    table came, else the code it was closed with."""
+    import websockets
+
+    sock = socket.create_connection(("127.0.0.1", stack.https), 10, source_address=(source, 0))
+    async with websockets.connect(
+        f"wss://localhost:{stack.https}/ws/t/{code}/", ssl=stack.context, sock=sock,
+        origin=stack.base, additional_headers=list(headers.items()),  # type: ignore[arg-type]
+        ping_interval=None, max_size=2**22,
+    ) as ws:
+        with contextlib.suppress(websockets.exceptions.ConnectionClosed):
+            async for text in ws:
+                if 'id="table-data"' in str(text):
+                    return "table"
+        assert ws.close_code is not None
+        return ws.close_code
+
+
+async def test_the_limiter_counts_the_address_nginx_saw_never_one_the_client_wrote(
+    stack: Stack,
+) -> None:
+    """After the routing test, which counts each table's sockets in Daphne's logs (these would
+    add to them)."""
+    code = stack.tables[-1]["code"]
+    _sql(stack.database, "DELETE FROM tables_failedjoin")  # none left by an earlier run
+    # Wrong codes, each "from" another made-up address (the victim's and the tests' own among
+    # them), in every header a client may write: all counted against the guesser's address.
+    for n in range(WRONG_CODES):
+        made_up = [VICTIM, "127.0.0.1", f"192.0.2.{n}"][n % 3]
+        status = _get_from(stack, GUESSER, "/t/ZZZZZZ/", **{
+            "X-Forwarded-For": made_up, "X-Real-IP": made_up, "Forwarded": f"for={made_up}",
+        })
+        assert status == 404, (n, status)
+    # Limited, whatever it writes next: pages and the table's websocket.
+    spoof = {"X-Forwarded-For": "192.0.2.200", "X-Real-IP": "192.0.2.200"}
+    assert _get_from(stack, GUESSER, f"/t/{code}/", **spoof) == 429
+    assert _get_from(stack, GUESSER, f"/t/{code}/hands/", **spoof) == 429
+    assert await _socket_from(stack, GUESSER, code, **spoof) == 4429
+    # Nobody it named is locked out: the victim, and the other tests' 127.0.0.1.
+    assert _get_from(stack, VICTIM, f"/t/{code}/") == 200
+    assert await _socket_from(stack, VICTIM, code) == "table"
+    assert stack.get(stack.base + f"/t/{code}/")[0] == 200
+    # Daphne logged the address nginx saw, never a made-up one.
+    logs = "".join(d.text() for d in stack.daphnes)
+    assert len(re.findall(rf'^{re.escape(GUESSER)}:\d+ .*"GET /t/ZZZZZZ/"', logs, re.M)) == (
+        WRONG_CODES
+    )
+    assert "192.0.2." not in logs
 
 
 def _table_row(stack: Stack, table_id: int) -> tuple[int, dict[str, Any]]:
