@@ -12,6 +12,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -68,10 +69,13 @@ def move_menu(request: HtmxHttpRequest, code: str) -> HttpResponse:
         })
         response["Cache-Control"] = "no-store"
         return response
-    own = set(hashes)
+    own, now = set(hashes), timezone.now()
     return render(request, "tables/moves/menu.html", {
         "code": found.code,
-        "seats": [{"seat": s, "mine": s.claim_hash in own} for s in seats],
+        "seats": [
+            {"seat": s, "mine": s.claim_hash in own, "gone": seat_moves.phone_is_gone(s, now)}
+            for s in seats
+        ],
     })
 
 

@@ -53,6 +53,9 @@ def test_the_host_cannot_take_the_seat_of_a_phone_still_at_the_table() -> None:
     table, (host, _bikash) = started("Asha", "Bikash")
     bikash = seat(table, "Bikash")
     opened(table, bikash.position)
+    menu = host.get(reverse("tables:seat_moves", args=[table.code])).content.decode()
+    assert re.search(rf'data-testid="move-seat-{bikash.position}" disabled', menu)
+    assert "phone is still at the table: only they can move their seat" in menu
     status, text = ask_link(host, table, bikash.position)
     assert status == 409 and "still at the table" in text
     # Closed a moment ago: a reload or a tunnel, not gone yet.
