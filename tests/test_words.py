@@ -21,10 +21,19 @@ PRODUCT = (
 )
 SUFFIXES = {".py", ".html", ".js", ".css", ".sh", ".conf", ".service", ".timer", ".target"}
 PRODUCT_FILES = ("manage.py", "pyproject.toml", "deploy/env.example")
+# The tests and benchmarks may tell history, but what they name must exist too.
+ALSO_NAMED = ("tests", "benchmarks")
 
-# Modules another engineer is rewriting right now; their words are put right with that work.
-# Each entry must still have a finding (the test below says when one can go).
-NOT_YET: frozenset[str] = frozenset()
+# Files another engineer is rewriting right now (the computer players); their words are put right
+# with that work: the package docstring lists none of its modules, and three modules open with
+# an issue number. Each entry must still exist and have a finding (a test below says when one
+# can go).
+NOT_YET = frozenset({
+    "engine/bots/__init__.py",
+    "engine/bots/model.py",
+    "engine/bots/multiway.py",
+    "engine/bots/reasons.py",
+})
 
 # A module of this project, perhaps followed by a name in it: ``tables.write.path.apply_change``.
 DOTTED = re.compile(r"(?<![\w./-])((?:tables|engine|config)(?:\.[A-Za-z_]\w*)+)")
@@ -37,8 +46,8 @@ PATH = re.compile(
 ISSUE = re.compile(r"\bissues? ?#?\d+|\bissue-\d+|hook\(issue-\d+\)", re.IGNORECASE)
 
 
-def product_files() -> Iterator[Path]:
-    for top in PRODUCT:
+def product_files(also: tuple[str, ...] = ()) -> Iterator[Path]:
+    for top in (*PRODUCT, *also):
         for path in sorted((ROOT / top).rglob("*")):
             if path.is_file() and path.suffix in SUFFIXES and "__pycache__" not in path.parts:
                 yield path
@@ -122,7 +131,6 @@ def dotted_exists(dotted: str) -> bool:
         rest = parts[cut:]
         if not rest:
             return True
-        # A subpackage's module not yet tried as a module (``tables.write.nothing``).
         node = names_in(path).get(rest[0])
         if node is None:
             return False
@@ -138,7 +146,7 @@ def path_exists(name: str) -> bool:
 
 def dead_names() -> list[str]:
     found = []
-    for path in product_files():
+    for path in product_files(ALSO_NAMED):
         where = path.relative_to(ROOT)
         if str(where) in NOT_YET:
             continue
@@ -251,6 +259,7 @@ def test_what_waits_for_other_work_still_has_a_finding() -> None:
     """An entry of NOT_YET goes as soon as its file is put right."""
     for where in NOT_YET:
         path = ROOT / where
+        assert path.is_file(), f"{where} is gone: take it out of NOT_YET"
         found = [
             text
             for _, text in words(path)
