@@ -211,7 +211,7 @@ def listed_in(docstring: str, package: str, child: str) -> bool:
 
 
 def packages() -> Iterator[Path]:
-    for top in ("tables", "engine"):
+    for top in ("tables", "engine", "config"):
         for init in sorted((ROOT / top).rglob("__init__.py")):
             if "migrations" not in init.parts:
                 yield init.parent
