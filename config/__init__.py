@@ -1,0 +1,11 @@
+"""The project's configuration: what Django and the servers are started with.
+
+- ``settings``: the settings, from environment variables; ``urls``: the site's URL patterns;
+  ``asgi``: the entry point (HTTP, websockets, the table clock);
+- ``channel_layers``: the channel layer for a ``REDIS_URL``; ``compression``: compressed
+  websocket frames; ``compact``: pages sent without their templates' indentation;
+- ``static``: static files with hashed names, gzip and Brotli, served as immutable;
+- ``security``: the CSP and Permissions-Policy headers; ``errors``: the 503 page while the
+  database is away, and the 500 page;
+- ``health``: /healthz and /metrics; ``logs``: log lines as JSON objects.
+"""

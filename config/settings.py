@@ -301,7 +301,7 @@ TABLES_BOT_PAUSE = envrange("TABLES_BOT_PAUSE", "0.8,2.5", 30)
 TABLES_AWAY_PAUSE = envfloat("TABLES_AWAY_PAUSE", "0.6", 0, 30)
 # Time to look at a hand's result before the next one is dealt.
 TABLES_NEXT_HAND_PAUSE = envfloat("TABLES_NEXT_HAND_PAUSE", "5", 0, 60)
-# A run-out with every hand face up (issue 27) shows each street's odds for this share of that
+# A run-out with every hand face up shows each street's odds for this share of that
 # pause (5 s: 2 s a street) before the next card; the next hand waits that much longer.
 TABLES_RUNOUT_STEP = envfloat("TABLES_RUNOUT_STEP", "0.4", 0, 2)
 # Failed join attempts (unknown codes) allowed per client per minute.

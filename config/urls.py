@@ -10,7 +10,7 @@ from tables.pages import views as table_views
 urlpatterns = [
     path("", table_views.home, name="home"),
     path("", include("tables.pages.urls")),
-    path("tournament/", include("tables.tournament.urls")),  # issue 30
+    path("tournament/", include("tables.tournament.urls")),
     path("how-to-play/", TemplateView.as_view(template_name="pages/how_to_play.html"),
          name="how_to_play"),
     # The language switcher (every page) posts to set_language here.

@@ -1,4 +1,4 @@
-"""What a player could have known at each of their own decisions (issue 27): the price of a
+"""What a player could have known at each of their own decisions: the price of a
 call, their chance against the other hands, their hand and its draws.
 
 Everything here is worked out from one seat's point of view: its own two cards, the board as it

@@ -402,7 +402,7 @@ class Game:
         The deck is committed to before any card is dealt (engine.proof) with ``salt_key``, else
         a fresh secret key; a seeded or given deck (tests, simulations) gets a key derived from
         the seed or the deck instead, so that the same deal repeats exactly. Live tables never
-        give either without TABLES_SEED (tables.services.deal)."""
+        give either without TABLES_SEED (tables.write.lobby.deal)."""
         if self.finished:
             raise GameError("the game is over")
         if self.hand_running:

@@ -468,7 +468,7 @@ def replay_phh(phh: PhhHand, *, mucked_lose: bool = False) -> PhhReplay:
     cards they show fill in unknown hole cards. Raises ``PhhError`` naming the action and the
     table's reason when an action is illegal here, or when an unknown hand must be compared.
 
-    ``mucked_lose`` (the replayer, issue 18): a hand mucked at showdown whose cards the file does
+    ``mucked_lose`` (the replayer): a hand mucked at showdown whose cards the file does
     not give (a player's own export: opponents' mucked hands stay hidden) gets the weakest
     cards left instead, so that it loses here too (R28 mucks only a hand that cannot win); the
     replay is refused if this table would then show that hand or pay it.

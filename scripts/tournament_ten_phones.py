@@ -1,4 +1,4 @@
-"""A tournament of ten phones and fourteen computers, played through in the browser (issue 30).
+"""A tournament of ten phones and fourteen computers, played through in the browser.
 
 Not part of the test suite (its time budget is full): run it by hand,
 

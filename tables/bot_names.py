@@ -1,9 +1,9 @@
 """The names computer players sit under: short, friendly and different from each other.
 
 A table's computer players are numbered from 1 as they take their seats (``start_game``) or a
-person's seat (``tables.moderation``); number n sits under the n-th name below. Each name has its
-own first letter, so the seats' avatars (which show it) differ too. Past the list, names come
-round again with a number ("Chip 2"), so every number still has its own name.
+person's seat (``tables.write.moderation``); number n sits under the n-th name below. Each name
+has its own first letter, so the seats' avatars (which show it) differ too. Past the list, names
+come round again with a number ("Chip 2"), so every number still has its own name.
 """
 
 from __future__ import annotations

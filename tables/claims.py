@@ -13,7 +13,7 @@ from collections.abc import Iterable, MutableMapping
 from typing import Any
 
 SESSION_KEY = "tables_seat_secrets"
-# The most recent secrets a session remembers: every game of "your games" (issue 26; one
+# The most recent secrets a session remembers: every game of "your games" (one
 # secret per table joined, "play again" keeps it), about 33 bytes each in the session.
 KEEP = 1000
 

@@ -59,7 +59,7 @@ def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
     if table is None or not _due(table, now or timezone.now()):
         return False
     if table.tournament_id is not None and table.deadline_kind == Table.Deadline.NEXT_HAND:
-        # A tournament's table deals after the tournament's business (issue 30): busts,
+        # A tournament's table deals after the tournament's business: busts,
         # places, moves between its tables, the shared level (tables.tournament.between).
         done = between_hands(table.tournament_id, table_id, version)
         if done:
@@ -71,7 +71,7 @@ def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
         # Decided outside the lock (a hard computer player may think a little). A computer
         # player that fails checks or folds like a person out of time: the table never stalls.
         try:
-            # hook(issue-27): at a learning table, with the public part of its reason
+            # At a learning table, with the public part of its reason
             bot_action, bot_reason = computer.explained_for(
                 table, explain=reasons.learning_on(table)
             )
@@ -85,7 +85,7 @@ def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
         kind = current.deadline_kind
         game = change.game
         if kind == Table.Deadline.NEXT_HAND:
-            late.seat_waiting(change)  # hook(issue-17): friends who arrived late sit down
+            late.seat_waiting(change)  # friends who arrived late sit down
             deal(change)
             return True
         hand = game.hand

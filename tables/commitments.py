@@ -1,4 +1,4 @@
-"""The deck commitment at the table (issue 18): the root stored with a hand when it is dealt
+"""The deck commitment at the table: the root stored with a hand when it is dealt
 and shown, in short form, on every phone for as long as the hand is on the table.
 
 The root comes from the hand's deck and secret salt key (engine.proof), both server-side only;

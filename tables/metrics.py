@@ -2,7 +2,7 @@
 
 What is counted, and where the count is taken:
 
-- ``holdem_open_websockets``: phones connected to a table (tables.consumers, connect and
+- ``holdem_open_websockets``: phones connected to a table (tables.live.consumer, connect and
   disconnect);
 - ``holdem_actions_total``: actions applied (a rate of it is actions per second);
 - ``holdem_action_to_last_frame_seconds``: from an action's message arriving to the last frame

@@ -87,7 +87,7 @@ class Table(models.Model):
         max_length=10, choices=Deadline.choices, default=Deadline.NONE, blank=True
     )
     paused = models.BooleanField(default=False, help_text=_("A moderator stopped the clock."))
-    # A learning table (issue 27): a tap on a computer player's last action tells why it took
+    # A learning table: a tap on a computer player's last action tells why it took
     # it. Always on against the computer; the host of a friends table may turn it on.
     learning = models.BooleanField(default=False)
     # At a learning table, the public reasons of the computer players' actions in the hand
@@ -97,7 +97,7 @@ class Table(models.Model):
     next_table = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    # A table of a tournament (issue 30): its tournament and its number there (1, 2, ...).
+    # A table of a tournament: its tournament and its number there (1, 2, ...).
     tournament = models.ForeignKey(
         "tables.Tournament", null=True, blank=True, on_delete=models.CASCADE,
         related_name="tables",
@@ -241,10 +241,10 @@ class Hand(models.Model):
     # Called off by a moderator: every chip went back to where it was at the start.
     cancelled = models.BooleanField(default=False)
     # The deck commitment's root (hex) every phone was shown before the first card was dealt
-    # (engine.proof; tables.proof_views serves the proof); "" for hands dealt without one.
+    # (engine.proof; tables.pages.proofs serves the proof); "" for hands dealt without one.
     deck_root = models.CharField(max_length=64, blank=True)
     # The public reasons of the computer players' actions (tables.write.reasons), by action:
-    # [] for hands played before issue 27 or away from a learning table; never replayed.
+    # [] for hands played before reasons were kept or away from a learning table; never replayed.
     reasons = models.JSONField(default=list, blank=True)
 
     class Meta:
@@ -262,7 +262,7 @@ class Hand(models.Model):
 
 
 class SeatMove(models.Model):
-    """A single-use link that moves a person's seat to another phone (tables.seat_moves): only
+    """A single-use link that moves a person's seat to another phone (tables.write.seat_moves): only
     the token's SHA-256 is kept; the link works once, within five minutes, and only while the
     seat is still held by the claim it was made for."""
 
@@ -408,7 +408,7 @@ class LateSeats(models.Model):
 
 
 # ---------------------------------------------------------------------------------- your games
-# Issue 26's rows live with its code (tables.season); imported here so Django finds them.
+# Your games' and groups' rows live with their code (tables.season); imported so Django finds them.
 from tables.season.models import GameStats as GameStats  # noqa: E402
 from tables.season.models import Group as Group  # noqa: E402
 from tables.season.models import GroupGame as GroupGame  # noqa: E402

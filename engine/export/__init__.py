@@ -3,6 +3,10 @@
 Every export is written from one viewer's point of view (P3): a seat number sees its own hole
 cards and the hands shown at the showdown; ``SPECTATOR`` (or any seat not dealt in) sees only
 the shown hands; ``None`` is the complete record, for staff. Only finished hands are exported.
+
+- ``pokerstars``: hand histories in PokerStars text, the format tracking tools import;
+- ``results``: a game's results as CSV for spreadsheets;
+- PHH comes from the engine's own writer (``engine.phh``), wrapped here per hand and per game.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-/* Table talk (tables/chat.py): the drawer's button and unread count, and a bubble at the
+/* Table talk (tables/live/talk.py): the drawer's button and unread count, and a bubble at the
    sender's seat for a few seconds for every new line. Lines arrive as HTML appended to
    #chat-log by htmx; their text is only ever read and set as text here, never as markup. */
 (function () {

@@ -1,4 +1,4 @@
-/* The odds while an all-in hand's board is dealt (issue 27). When every hand still in is face
+/* The odds while an all-in hand's board is dealt. When every hand still in is face
    up, the server's frame carries data.runout: the seats turned up and, for the board as it was
    then and after each street, each hand's chance to win and to split (engine.runout). This page
    deals the rest of the board one street at a time, data.runout.step ms each, with each hand's
@@ -138,7 +138,7 @@ document.addEventListener("click", function (e) {
   if (box) box.innerHTML = "";
 });
 
-/* Why a computer did that (issue 27): a tap on its badge shows the reason (tables/_why.html). */
+/* Why a computer did that: a tap on its badge shows the reason (tables/_why.html). */
 (function () {
   function close() { var el = document.getElementById("why-box"); if (el) el.innerHTML = ""; }
   document.addEventListener("click", function (e) {

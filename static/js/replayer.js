@@ -207,7 +207,7 @@
     root.querySelector("[data-replay=end]").disabled = step === stops.length - 1;
   }
 
-  /* Each face-up hand's chance at its seat while the board is run out (data.odds, issue 27). */
+  /* Each face-up hand's chance at its seat while the board is run out (data.odds). */
   function drawOdds(st) {
     var odds = data.odds;
     if (!odds || st.street === "end") return;

@@ -6,6 +6,11 @@ every phone told on commit), and is recorded with who, when, what and why. Raw e
 is never shown: a table's state and a hand's record hold the deck, and a hand in progress is
 shown only as a spectator sees it. Finished hands are shown in full (every hole card) as
 PokerStars text.
+
+- ``tables``: the tables, with search, filters and the moderation actions' forms;
+- ``hands``: a table's hands (finished ones in full, one in progress as a spectator sees it);
+- ``log``: the moderation log, read-only;
+- ``groups``: the groups of your games, their names and the games of their seasons.
 """
 
 from __future__ import annotations

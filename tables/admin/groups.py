@@ -1,6 +1,6 @@
-"""Groups in the admin (issue 26): staff see every group and its games, rename an offensive
+"""Groups in the admin: staff see every group and its games, rename an offensive
 name and remove a game from a season; each is kept in the moderation log with who and why
-(tables.season.groups.moderate_*)."""
+(tables.season.groups.moderate_rename, moderate_remove_game)."""
 
 from __future__ import annotations
 

@@ -76,7 +76,7 @@ class Snapshot:
 
     @property
     def in_tournament(self) -> bool:
-        """Whether the table is one of a tournament's (issue 30), from its row."""
+        """Whether the table is one of a tournament's, from its row."""
         return self.row is not None and self.row[_ROW_AT["tournament_id"]] is not None
 
     def positions_of(self, hashes: list[str]) -> list[int]:

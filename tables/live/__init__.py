@@ -6,7 +6,11 @@
   spectator); ``frames``: what that connection is shown at a version; ``screens``: the play and
   watch screens laid out from kept drawings; ``describe`` and ``hand_names``: the log and hand
   names in words; ``qr``: join links as QR codes;
-- ``langs``: a connection's language; ``layers``: the embedded default's channel layer.
+- ``talk``: table talk on the phones; ``host``: the host's controls and their menu; ``late``: a
+  friend arriving late (the offer, the host's requests); ``reasons``: why a computer player did
+  that, at a learning table; ``moved``: where a tournament moved this phone's player;
+- ``langs``: a connection's language; ``layers``: the embedded default's channel layer;
+  ``redis_layer``: the Redis channel layer whose publish survives a Redis restart.
 
 The versions it draws are held in ``tables.cache`` (written, worked out from a step, or
 loaded). Nothing here changes a table: every change goes through ``tables.write``.

@@ -21,7 +21,7 @@ the element with the same id):
 A connection opens with the view of the moment, unless the page says (``?v=N`` in the socket's
 address) that it was drawn at version N and that is still the version of the table: the phone
 has that view already, and drawing it again cost a slow phone a long task just as the page
-became usable (Lighthouse's total blocking time, issue 16). A phone holding several seats
+became usable (Lighthouse's total blocking time). A phone holding several seats
 (pass and play) always gets the view: its hand-off state lives in the connection.
 
 Phone -> server: JSON, see ``tables.live.protocol``.
@@ -117,7 +117,7 @@ def _session_info(session: Any) -> tuple[list[str], str | None]:
 
 class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
     table_id: int | None = None
-    tournament_id: int | None = None  # issue 30: the table's tournament, if it has one
+    tournament_id: int | None = None  # the table's tournament, if it has one
     identity: tuple[str, datetime]  # the table's code and creation time (snapshot cache key)
     group: str = ""
     present: list[int] = []  # the seats this page was counted open for (Seat.connections)
@@ -156,7 +156,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         self.identity = (table.code, table.created_at)
         self.group = path.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        metrics.websocket_opened()  # hook(issue-19)
+        metrics.websocket_opened()
         snapshot = await self._snapshot()
         if snapshot is not None and self._page_is_current(snapshot):
             self.sent_version = snapshot.version
@@ -191,7 +191,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
                     self.table_id, self.present, opened=-1
                 )
         if self.group:
-            metrics.websocket_closed()  # hook(issue-19)
+            metrics.websocket_closed()
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     # ------------------------------------------------------------------ from the group
@@ -221,7 +221,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
             snapshot = await shared_snapshot(self.table_id, version)
         await self.send_view(snapshot=snapshot)
 
-    async def chat_event(self, event: dict[str, Any]) -> None:  # hook(issue-17): table talk
+    async def chat_event(self, event: dict[str, Any]) -> None:  # table talk
         with speaking(self.language):
             await talk.deliver(self, event)
 
@@ -244,7 +244,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         await self.send_view(force=True)
 
     async def _moved_meanwhile(self) -> None:
-        """Issue 30: a phone back at a tournament's table its player was moved away from
+        """A phone back at a tournament's table its player was moved away from
         while it was not connected is told where they sit now, as if it had been there."""
         if self.tournament_id is None or self.table_id is None:
             return
@@ -255,7 +255,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
             await self.tournament_moved(event)
 
     async def tournament_moved(self, event: dict[str, Any]) -> None:
-        """Issue 30: a tournament moved a person from this table between hands; their phone
+        """A tournament moved a person from this table between hands; their phone
         is told where and goes on to the new table by itself (the claim moved with them)."""
         if event.get("claim") not in self.hashes:
             return
@@ -279,9 +279,9 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
             return
         with speaking(self.language):
             try:
-                if message.type in TALK_TYPES:  # hook(issue-17): talk never touches the table
+                if message.type in TALK_TYPES:  # talk never touches the table
                     await talk.receive(self, message)
-                elif message.type == "host":  # hook(issue-17): the host's controls
+                elif message.type == "host":  # the host's controls
                     await host.receive(self, message)
                 else:
                     await getattr(self, f"on_{message.type}")(message)
@@ -299,7 +299,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
 
     async def on_action(self, message: Message) -> None:
         assert self.table_id is not None
-        started = metrics.now()  # hook(issue-19)
+        started = metrics.now()
         try:
             outcome = await path.write_then_notify(
                 play.act, self.table_id, self.hashes, kind=message.kind, amount=message.amount,
@@ -307,7 +307,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
                 revealed=self.pass_state.revealed,
             )
         except path.Refused as exc:
-            action_log.refused(self.identity[0], message.version, exc.code)  # hook(issue-19)
+            action_log.refused(self.identity[0], message.version, exc.code)
             notice = error_notice(exc.code, exc.message)
             if exc.code == "stale":
                 await self.send_view(force=True, notice=info_notice(exc.code, exc.message))
@@ -323,10 +323,10 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
             action_log.refused(self.identity[0], message.version, SAVING_SLOWLY)
             raise  # told in receive()
         except Exception as exc:
-            action_log.failed(self.identity[0], message.version, exc)  # hook(issue-19)
+            action_log.failed(self.identity[0], message.version, exc)
             raise
-        if outcome.applied:  # hook(issue-19)
-            metrics.action_applied(self.table_id, outcome.version, started)  # hook(issue-19)
+        if outcome.applied:
+            metrics.action_applied(self.table_id, outcome.version, started)
         else:  # the same tap twice (a double tap, or sent again after a drop): counted once
             await self.send_notice(info_notice(
                 "already_counted", _("That tap was already counted once: nothing more changed.")
@@ -423,7 +423,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         )
         self.sent_version = max(self.sent_version, snapshot.version)
         await self.send(text_data=html)
-        metrics.frame_sent(snapshot.id, snapshot.version)  # hook(issue-19)
+        metrics.frame_sent(snapshot.id, snapshot.version)
         return snapshot
 
     async def send_notice(self, notice: Notice) -> None:

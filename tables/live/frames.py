@@ -43,7 +43,7 @@ class Notice:
     code: str
     message: str
     kind: str = "error"  # "error" (refused) or "info"
-    url: str = ""  # a page the phone goes on to by itself (a tournament's move: issue 30)
+    url: str = ""  # a page the phone goes on to by itself (a tournament's move)
 
 
 @dataclass
@@ -155,11 +155,11 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "big_blind": view["big_blind"] if view else 0,
         "your_bet": players[persp.viewer]["bet"] if persp.viewer in players else 0,
         "next_url": f"/t/{snapshot.next_code}/" if snapshot.next_code else None,
-        # Issue 30: a tournament's table ends, the tournament goes on (or ended) in its lobby.
+        # A tournament's table ends, the tournament goes on (or ended) in its lobby.
         "in_tournament": snapshot.in_tournament,
     }
     if hand and hand["finished"]:
-        odds = runout_of(snapshot)  # hook(issue-27): every hand face up, the odds by street
+        odds = runout_of(snapshot)  # every hand face up, the odds by street
         if odds is not None:
             # The words odds.js writes, in this phone's language: sent only with a run-out,
             # so the page everyone loads stays as small as before (test_page_weight).
@@ -268,7 +268,7 @@ def _seats_at_version(snapshot: Snapshot) -> list[dict[str, Any]]:
             prize["hand"], prize["cards"] = award["hand"], award["cards"]
             prize["hand_key"] = award.get("hand_key")
     to_act = hand["to_act"] if hand and not hand["finished"] else None
-    why = reasons.badges(snapshot)  # hook(issue-27): a learning table's computer players
+    why = reasons.badges(snapshot)  # a learning table's computer players
     rows = []
     positions = range(snapshot.seat_count) if game is None else sorted(stacks)
     for position in positions:

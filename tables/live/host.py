@@ -59,7 +59,7 @@ async def receive(consumer: Connection, message: Message) -> None:
             await write_then_notify(
                 pass_host, consumer.table_id, consumer.hashes, message.seat
             )
-        elif do in ("learning_on", "learning_off"):  # issue 27
+        elif do in ("learning_on", "learning_off"):  # the learning table switch
             await write_then_notify(
                 set_learning, consumer.table_id, consumer.hashes, do == "learning_on"
             )
@@ -93,7 +93,7 @@ def menu_html(table_id: int, hashes: Iterable[str], language: str) -> str:
                 "is_host": True, "playing": table.status == Table.Status.PLAYING,
                 "paused": table.paused, "away": [s for s in others if s.away],
                 "others": others,
-                # issue 27: the learning table switch (not against the computer: always on)
+                # The learning table switch (not against the computer: always on)
                 "learning": table.learning if table.mode != Table.Mode.COMPUTER else None,
             }
     with override(language):

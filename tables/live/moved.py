@@ -1,5 +1,4 @@
-"""Where a tournament moved this phone's player, for a phone that was not there to hear it
-(issue 30).
+"""Where a tournament moved this phone's player, for a phone that was not there to hear it.
 
 A move between a tournament's tables tells the old table's group (``tournament.moved``,
 ``tables.tournament.between``); a phone whose socket was closed then (asleep, in a tunnel, a

@@ -1,4 +1,4 @@
-"""Why a computer player did that, in words (issue 27): the read side of its reasons.
+"""Why a computer player did that, in words: the read side of its reasons.
 
 At a learning table each computer player's action is kept with the public part of its reason
 (``tables.write.reasons``). A tap on its last action (the badge at its seat) asks

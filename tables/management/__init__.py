@@ -1,0 +1,1 @@
+"""The tables app's management commands (``commands/``), run with ``python manage.py``."""

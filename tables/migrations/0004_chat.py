@@ -1,4 +1,4 @@
-# Table talk (issue 17): its own tables, nothing added to a table's row or its state.
+# Table talk: its own tables, nothing added to a table's row or its state.
 
 import django.db.models.deletion
 import django.utils.timezone

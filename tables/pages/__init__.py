@@ -1,5 +1,18 @@
 """The pages: views, forms and URLs of the site (home, create, join, the table page and its
-form posts for phones without JavaScript), and the hand histories with their exports
-(``history``: PokerStars text, PHH, results CSV). Views authorise, call the write side
-(``tables.write``) and answer; the table itself is drawn by ``tables.live``.
+form posts for phones without JavaScript), and the hand histories with their exports. Views
+authorise, call the write side (``tables.write``) and answer; the table itself is drawn by
+``tables.live``.
+
+- ``urls``: the site's pages, with ``history_urls`` (hand histories and exports) and
+  ``season_urls`` (your games, groups, a player's line) included;
+- ``views``: home, create, join, the lobby's controls and playing without JavaScript; ``forms``:
+  the forms for creating and joining tables;
+- ``history``: a table's hand histories and their exports (PokerStars text, PHH, results CSV),
+  and who may see them; ``proofs``: a hand's deck proof; ``foreign``: a hand from elsewhere (a
+  PHH file) in the replayer; ``recap``: the recap of a game;
+- ``hint``: the hint button; ``explain``: the replayer's explanations and the hint in words;
+  ``why``: why a computer player did that, at a learning table;
+- ``late``: a friend arriving late (asking for a computer's seat, the host's answer);
+  ``seat_moves``: moving a seat to another phone;
+- ``season``: your games, taking them to another phone, a group's season, a player's line.
 """

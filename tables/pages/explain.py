@@ -1,8 +1,9 @@
-"""The replayer's explanations of a player's own decisions, and the hint at the table, in words
-(issue 27). The figures come from ``engine.advice`` (the player's own cards, the board, the
-public actions and the hands shown at the table; unshown hands only as the hard computer
-player's range); this module only says them in the page's language, with the words of How to
-play's glossary (pot odds, outs, flush draw...).
+"""The replayer's explanations of a player's own decisions, and the hint at the table, in words.
+
+The figures come from ``engine.advice`` (the player's own cards, the board, the public actions
+and the hands shown at the table; unshown hands only as the hard computer player's range); this
+module only says them in the page's language, with the words of How to play's glossary (pot
+odds, outs, flush draw...).
 """
 
 from __future__ import annotations

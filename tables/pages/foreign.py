@@ -1,4 +1,4 @@
-"""Hands from elsewhere in the replayer (issue 18): ``/replay/``.
+"""Hands from elsewhere in the replayer: ``/replay/``.
 
 Anyone may paste or upload one hand in PHH (at most 64 KB); the engine plays it again with
 this table's rules (engine.foreign) and the page draws it in the same replayer as a table's own

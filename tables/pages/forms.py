@@ -53,7 +53,7 @@ class CreateTableForm(forms.Form):
         data = self.cleaned_data
         names = [data["name"]]
         # Pass and play, and a friends table's "people on this phone" (a hybrid table: they
-        # share the host's phone while the others join from their own; issue 18).
+        # share the host's phone while the others join from their own).
         if data["mode"] in (Table.Mode.LOCAL, Table.Mode.FRIENDS):
             names += [data[f"name_{i}"] for i in range(2, 7) if data.get(f"name_{i}", "").strip()]
         return names

@@ -1,4 +1,4 @@
-"""The hint button (issue 27): for the person to act, their hand, its outs, the pot odds and
+"""The hint button: for the person to act, their hand, its outs, the pot odds and
 their chance, worked out from their own cards, the board and the betting (``engine.advice``).
 
 Only the seat to act may ask, from the phone that holds it (and on a phone passed round, only

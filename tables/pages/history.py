@@ -56,7 +56,7 @@ class Access:
     # computer, moved to this phone, handed on at a tournament): the hands before were not
     # theirs to see.
     joined: dict[int, int] = field(default_factory=dict)
-    # At a tournament's table a seat is held by one player after another (issue 30): the
+    # At a tournament's table a seat is held by one player after another: the
     # numbers of the hands the viewer played there (None: not a tournament's table).
     only: frozenset[int] | None = None
 
@@ -295,7 +295,7 @@ def hand_page(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "events": events,
         "lines": describe_events(events, name, keep_empty=True),
     }
-    # hook(issue-27): the run-out's odds, and the viewer's own decisions explained (from what
+    # The run-out's odds, and the viewer's own decisions explained (from what
     # they saw: the earlier hands as they saw them feed the computer player's model).
     earlier = rows.filter(number__lt=number).order_by("-number")[: explain.PAST_HANDS]
     replay_data.update(explain.replay_extras(
@@ -321,7 +321,7 @@ def hand_page(request: HttpRequest, code: str, number: int) -> HttpResponse:
             "prev_url": link(before),
             "next_url": link(after),
             "exports": _exports(access, row.number),
-            # A friend who took over a computer's seat just before this hand (issue 17).
+            # A friend who took over a computer's seat just before this hand.
             "took_over": late.took_over_before(table, row.number),
             **proof_context(row, table.code, access.query),
         },

@@ -17,6 +17,6 @@ urlpatterns = [
          name="hand_pokerstars"),
     path("t/<str:code>/hands/<int:number>/hand.phh", history.hand_phh, name="hand_phh"),
     path("t/<str:code>/hands/<int:number>/proof.json", proofs.hand_proof,
-         name="hand_proof"),  # the deck proof (issue 18)
+         name="hand_proof"),  # the deck proof
     path("t/<str:code>/results.csv", history.results_csv, name="results_csv"),
 ]

@@ -1,4 +1,4 @@
-"""A hand's deck proof (issue 18): ``/t/<code>/hands/<number>/proof.json``.
+"""A hand's deck proof: ``/t/<code>/hands/<number>/proof.json``.
 
 The same people as the hand's history may fetch it (tables.pages.history: who sat at the table,
 through the seat they sat in, and staff), and it reveals exactly what they saw there: the

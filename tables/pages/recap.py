@@ -3,7 +3,7 @@ went out when, and how each hard computer player read each person.
 
 Built from the table's stored hands (finished, not called off), which hold only what the table
 saw in public once a hand is over: stacks, pots, the hands shown. Page: ``/t/CODE/recap/``,
-for those who sat at the table and staff (tables.history_views' rule); linked from the game's
+for those who sat at the table and staff (tables.pages.history's rule); linked from the game's
 end and from its history. The chip graph is an SVG drawn here, with a table of the same numbers
 for screen readers and anyone who prefers numbers.
 """

@@ -1,4 +1,4 @@
-"""Pages of issue 26: your games (``/games/``), taking them to another phone, a group's season
+"""The season's pages: your games (``/games/``), taking them to another phone, a group's season
 (``/g/<code>/``, its CSV) and a player's line at the table (``/t/<code>/stats/<seat>/``).
 
 Every figure is counted from what the whole table saw (tables.season.tally): a season's page
@@ -78,7 +78,7 @@ def _refusal(request: HttpRequest, exc: Refused, title: str) -> HttpResponse:
 # ---------------------------------------------------------------------------------- your games
 def game_entries(hashes: list[str]) -> list[tuple[str, datetime, int]]:
     """Every game these claims played, newest first, as (kind, created, pk): a table, or a
-    tournament as one game (issue 30: its tables are not listed apart)."""
+    tournament as one game (its tables are not listed apart)."""
     tables = games.tables_of(hashes).filter(tournament__isnull=True)
     return sorted(
         [("table", at, pk) for at, pk in tables.values_list("created_at", "pk")]

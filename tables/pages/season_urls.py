@@ -1,4 +1,4 @@
-"""Pages of issue 26 (your games, groups, a player's line); included by tables.pages.urls."""
+"""Pages of your games, groups and a player's line; included by tables.pages.urls."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Pages for moving a seat to another phone (issue 18; the rules live in tables.seat_moves).
+"""Pages for moving a seat to another phone (the rules live in tables.write.seat_moves).
 
 ``/t/<code>/move/``: the seats this phone may move (its own; the host: anyone's), and after
 choosing one, the single-use link and its QR code. ``/move/<token>/``: on the other phone, what

@@ -21,18 +21,18 @@ urlpatterns = [
     path("t/<str:code>/seats/<int:position>/remove/", views.remove_seat, name="remove_seat"),
     path("t/<str:code>/leave/", views.leave, name="leave"),
     path("t/<str:code>/act/", views.act, name="act"),
-    path("t/<str:code>/hint/", hint.hint, name="hint"),  # issue 27
-    path("t/<str:code>/why/<int:seat>/", why.why, name="why"),  # issue 27
+    path("t/<str:code>/hint/", hint.hint, name="hint"),
+    path("t/<str:code>/why/<int:seat>/", why.why, name="why"),
     path("t/<str:code>/reveal/", views.reveal_seat, name="reveal"),
     path("t/<str:code>/hide/", views.hide_cards, name="hide"),
     path("t/<str:code>/back/", views.back, name="back"),
     path("t/<str:code>/again/", views.again, name="again"),
-    path("t/<str:code>/recap/", recap.recap_page, name="recap"),  # issue 17
+    path("t/<str:code>/recap/", recap.recap_page, name="recap"),
     path("t/<str:code>/late/", late.ask, name="late"),
     path("t/<str:code>/late/<int:request_id>/", late.reply, name="late_answer"),
-    path("t/<str:code>/move/", seat_moves.move_menu, name="seat_moves"),  # issue 18
+    path("t/<str:code>/move/", seat_moves.move_menu, name="seat_moves"),
     path("move/<str:token>/", seat_moves.move_here, name="move_here"),
-    path("replay/", foreign.foreign_replay, name="foreign_replay"),  # issue 18
-    path("", include("tables.pages.history_urls")),  # hand histories and exports (issue 6)
-    path("", include("tables.pages.season_urls")),  # your games, groups, statistics (issue 26)
+    path("replay/", foreign.foreign_replay, name="foreign_replay"),  # a hand from elsewhere
+    path("", include("tables.pages.history_urls")),  # hand histories and exports
+    path("", include("tables.pages.season_urls")),  # your games, groups, statistics
 ]

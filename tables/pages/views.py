@@ -137,7 +137,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def create(request: HtmxHttpRequest) -> HttpResponse:
     mode = request.POST.get("mode") or request.GET.get("mode") or Table.Mode.FRIENDS
-    if mode == "tournament":  # issue 30: a tournament of several tables
+    if mode == "tournament":  # a tournament of several tables
         from tables.tournament import views as tournament_views
 
         return tournament_views.create(request)
@@ -164,7 +164,7 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
 def join_by_code(request: HtmxHttpRequest) -> HttpResponse:
     form = JoinCodeForm(request.POST or request.GET or None)
     if form.is_bound and form.is_valid():
-        from tables.tournament import views as tournament_views  # issue 30
+        from tables.tournament import views as tournament_views
 
         try:
             found = lookups.table_or_tournament(request, form.cleaned_data["code"])
@@ -290,7 +290,7 @@ def again(request: HtmxHttpRequest, code: str) -> HttpResponse:
         new = lobby.play_again(found.id, _hashes(request))
     except path.Refused as exc:
         return _after(request, found, exc)
-    from tables.season import groups  # issue 26: the two games are a group's
+    from tables.season import groups  # the two games are a group's
 
     groups.continue_group(found, new, _hashes(request), request.POST.get("points"))
     url = reverse("tables:table", args=[new.code])

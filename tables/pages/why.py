@@ -1,4 +1,4 @@
-"""Why a computer player did that (issue 27): the words for a tap on its last action.
+"""Why a computer player did that: the words for a tap on its last action.
 
 Anyone who may watch the table may ask (the reasons hold only what everyone at the table sees:
 ``tables.live.reasons`` says what is told and when); only at a learning table, and only for a

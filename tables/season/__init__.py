@@ -1,4 +1,4 @@
-"""Your games, your group (issue 26): every game a phone sat in, groups of the same people's
+"""Your games, your group: every game a phone sat in, groups of the same people's
 games with a season's standings, and the statistics counted from what the table saw.
 
 - ``models``: the rows (a group, its games, each game's counted statistics, identity moves);

@@ -1,4 +1,4 @@
-"""The rows of issue 26; imported by tables.models so Django finds them."""
+"""The rows of your games, groups and statistics; imported by tables.models so Django finds them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Template tags of issue 26: this phone's latest games on the home page."""
+"""Template tags of your games: this phone's latest games on the home page."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Template tags of issue 30: the line of a tournament's table page back to its lobby."""
+"""Template tags of tournaments: the line of a tournament's table page back to its lobby."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The host's pause and resume of a whole tournament (issue 30).
+"""The host's pause and resume of a whole tournament.
 
 A paused tournament deals no new hand: the hands in progress play to their end, then each
 table waits. ``pause`` only marks the Tournament row (locked); each table stops at its next

@@ -1,4 +1,4 @@
-"""Forms of a tournament's pages: creating one and joining it (issue 30)."""
+"""Forms of a tournament's pages: creating one and joining it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A player's hands across the tables of a tournament they played (issue 30, part 5).
+"""A player's hands across the tables of a tournament they played.
 
 A person's seat claim follows them from table to table (tables.tournament.between): at each
 table they left, a ``FormerClaim`` keeps the seat and the last hand they were dealt there; at

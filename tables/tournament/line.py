@@ -1,4 +1,4 @@
-"""The line at the top of a tournament's table page (issue 30): the tournament's code, this
+"""The line at the top of a tournament's table page: the tournament's code, this
 table's number, the shared level and the players left, with the link to the lobby.
 
 Drawn with the page, then asked for again every ``LINE_POLL_SECONDS`` by the line itself

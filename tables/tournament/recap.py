@@ -1,4 +1,4 @@
-"""The recap of a whole tournament, once it is over (issue 30, part 3): the places with names,
+"""The recap of a whole tournament, once it is over: the places with names,
 who knocked out whom, the biggest pot across all its tables, the hands played and how long it
 took.
 

@@ -1,4 +1,4 @@
-"""What a tournament's pages show, read from its rows and its tables' games (issue 30): who
+"""What a tournament's pages show, read from its rows and its tables' games: who
 joined, every table with its players and stacks, the level and what is left of it, players
 left, the average stack, the places; and the results' rows for the CSV."""
 

@@ -1,4 +1,4 @@
-"""A tournament's pages by code (issue 30), included under ``tournament/`` from config.urls;
+"""A tournament's pages by code, included under ``tournament/`` from config.urls;
 names are ``tournament:<name>``. Creating one is ``/new/?mode=tournament`` (tables:create)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A tournament's pages (issue 30): creating one (``/new/?mode=tournament``), its page by code
+"""A tournament's pages: creating one (``/new/?mode=tournament``), its page by code
 (waiting: the share link, code and QR, who joined, the join form, the host's Start; once
 started: the lobby of every table; once over, the recap: ``tables.tournament.recap``), the fragment
 the page polls, the host's pause and resume, the results as CSV, and a player's own hands at

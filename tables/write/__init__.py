@@ -3,10 +3,18 @@
 - ``path``: ``apply_change`` locks the table (or, for a change of play, updates the version this
   process holds in one conditional statement), hands out a ``Change``, saves, checks the chips,
   bumps the version and tells the phones after the commit;
-- ``lobby``: creating and joining tables, seats and names, the host's controls, starting,
-  dealing, playing again;
+- ``lobby``: creating and joining tables, seats and names, the host's controls before the game,
+  starting, dealing, playing again;
 - ``play``: a person's action at the table, coming back when away;
-- ``moderation``: what staff do from the admin (close, pause, remove, rename), with its log.
+- ``moderation``: what staff do from the admin (close, pause, remove, rename), with its log;
+- ``host``: the host's controls while the game runs (pause, ending the game, the computer for
+  an away person, the host role, the learning table);
+- ``late``: a friend arriving late taking a computer player's seat; ``seat_moves``: moving a
+  seat to another phone by a single-use link;
+- ``talk``: table talk, stored beside the table and never in it; ``reasons``: the computer
+  players' reasons, kept with their actions at a learning table;
+- ``tell``: the group messages telling the phones that something changed;
+- ``retention``: deleting the games that ended long ago.
 
 Each public function checks, then changes through ``path.apply_change``; a refusal
 (``path.Refused``) changes nothing.

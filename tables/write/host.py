@@ -17,7 +17,7 @@ what the host did, in its own language.
   (the person may still review the hands they played and, between hands, take a computer's
   seat again: ``tables.write.late``).
 - **Pass the host role** to another person at the table.
-- **Learning table** on or off (issue 27): a tap on a computer player's last action tells
+- **Learning table** on or off: a tap on a computer player's last action tells
   why it took it (``tables.live.reasons``); off by default at a friends table, always on
   against the computer. Its reasons are kept from the next computer action on.
 """

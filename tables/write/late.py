@@ -15,7 +15,7 @@ is running, else just before the next deal (``seat_waiting``, called by the cloc
 The boxes each phone shows are drawn by ``tables.live.late``; the form posts are
 ``tables.pages.late``.
 
-At a tournament's table (issue 30) there is no host to ask (the tournament's host sits at one
+At a tournament's table there is no host to ask (the tournament's host sits at one
 table of several; who may come was decided by sharing the code): a late friend sits down
 between hands without an answer, and becomes the tournament's entrant of that seat (its name
 and claim, a person from then on: the places say who finished where). Someone who is already an
@@ -183,7 +183,7 @@ def seat_waiting(change: Change) -> list[SeatRequest]:
 
 
 def _becomes_entrant(table: Table, position: int, request: SeatRequest) -> None:
-    """Issue 30: the computer's entrant at this seat is the friend from now on."""
+    """At a tournament's table: the computer's entrant at this seat is the friend from now on."""
     Entrant.objects.filter(
         tournament=table.tournament_id, table=table, position=position, place=None
     ).update(name=request.name, claim_hash=request.claim_hash, is_computer=False)

@@ -329,7 +329,7 @@ def apply_change(
         try:
             return _apply_held(table_id, mutate)
         except _NeedsLock:
-            metrics.write_retried()  # hook(issue-19)
+            metrics.write_retried()
     with transaction.atomic():
         if skip_locked and connection.features.has_select_for_update_skip_locked:
             rows = _table_locked_or_skipped(table_id)
@@ -513,7 +513,7 @@ def _sync_hands(change: Change, game: Game) -> None:
     elif hand is not None and hand.finished and running_before:
         Hand.objects.filter(table=table, number=game.hand_number).update(
             record=hand_record(hand), ended_at=change.now, final_stacks=hand.final_stacks,
-            reasons=reasons.of_hand(table, game.hand_number),  # hook(issue-27)
+            reasons=reasons.of_hand(table, game.hand_number),
         )
     elif hand is None and running_before:
         Hand.objects.filter(table=table, number=number_before).update(
@@ -535,7 +535,7 @@ def deadline_for(table: Table, game: Game | None, seats: dict[int, Seat]) -> tup
         return Table.Deadline.TURN, float(table.turn_seconds)
     pause = settings.TABLES_NEXT_HAND_PAUSE
     if game.hand is not None and game.hand.finished:
-        # hook(issue-27): each street of a face-up run-out is shown with its odds first.
+        # Each street of a face-up run-out is shown with its odds first.
         pause += runout_streets(game.hand) * pause * settings.TABLES_RUNOUT_STEP
     return Table.Deadline.NEXT_HAND, pause
 

@@ -1,4 +1,4 @@
-"""The computer players' reasons, kept with their actions (issue 27).
+"""The computer players' reasons, kept with their actions.
 
 At a learning table (always against the computer; at a friends table when the host turns it
 on: ``tables.write.host.set_learning``), every action a computer player takes is kept with the

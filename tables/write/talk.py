@@ -54,7 +54,7 @@ EVENTS: dict[str, Any] = {
     "host": gettext_lazy("%(name)s made %(other)s the host."),
     "took_over": gettext_lazy("%(name)s took over the seat of %(other)s."),
     "moved": gettext_lazy("%(name)s's seat moved to another phone."),
-    # issue 27: the host's learning table switch (tables.write.host.set_learning)
+    # The host's learning table switch (tables.write.host.set_learning)
     "learning_on": gettext_lazy(
         "%(name)s made this a learning table: tap a computer player's action to see why."
     ),

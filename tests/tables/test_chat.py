@@ -1,5 +1,5 @@
 """Table talk over websockets: every phone and spectator hears it, as text, and the table
-never moves for it (tables.chat)."""
+never moves for it (tables.write.talk, tables.live.talk)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Table talk on a real Daphne server: a player's line holding markup reaches the player and a
-spectator, as text, while the table plays on (tables.chat)."""
+spectator, as text, while the table plays on (tables.live.talk)."""
 
 from __future__ import annotations
 

@@ -282,7 +282,7 @@ def test_every_part_with_filled_in_values_is_the_part_drawn_with_them(
 
 
 def test_the_log_described_as_events_come_is_the_log_described_at_once() -> None:
-    """Each version describes only the events added since the last (tables.frames._log_lines):
+    """Each version describes only the events added since the last (tables.live.frames._log_lines):
     always the lines describing the whole hand would give, names changed mid-hand included."""
     from engine.views import visible_events
     from tables.live.describe import describe_events

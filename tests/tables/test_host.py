@@ -1,4 +1,4 @@
-"""The host's controls during a game (tables.host): through the one write path, refused with a
+"""The host's controls during a game (tables.write.host): through the one write path, refused with a
 reason to anyone but the host, and written in the table's log."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A friend arriving late takes a computer player's seat between hands (tables.late)."""
+"""A friend arriving late takes a computer player's seat between hands (tables.write.late)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The recap of a game (tables.recap): chip graph and its table, biggest pot, best hand, bust
+"""The recap of a game (tables.pages.recap): chip graph and its table, biggest pot, best hand, bust
 order, the hard computer players' reads; only for those who sat at the table."""
 
 from __future__ import annotations

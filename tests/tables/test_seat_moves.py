@@ -1,4 +1,4 @@
-"""Moving a seat to another phone (issue 18, tables.seat_moves): a single-use link valid for
+"""Moving a seat to another phone (tables.write.seat_moves): a single-use link valid for
 five minutes moves the seat, also mid-hand (the cards follow); the old phone only watches; bad
 links are refused readably, change nothing, and are rate-limited like wrong table codes."""
 
