@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
+from engine.export import csv_row
 from tables import claims, codes, ratelimit
 from tables.live.qr import qr_svg
 from tables.models import Table
@@ -210,7 +211,7 @@ def results_csv(request: HttpRequest, code: str) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="tournament-{found.code}.csv"'
     writer = csv.writer(response)
     writer.writerow(RESULT_COLUMNS)
-    writer.writerows(result_rows(found))
+    writer.writerows(csv_row(row) for row in result_rows(found))
     return response
 
 
