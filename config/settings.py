@@ -308,6 +308,11 @@ TABLES_JOIN_FAILURES_PER_MINUTE = envint("TABLES_JOIN_FAILURES_PER_MINUTE", "10"
 TABLES_KEEP_DAYS = envint("TABLES_KEEP_DAYS", "90", 1, 36500)
 # Largest websocket message a client may send (bytes).
 TABLES_MAX_MESSAGE = envint("TABLES_MAX_MESSAGE", "4096", 256, 65536)
+# Largest websocket message the server reads at all (bytes): a bigger one closes the socket
+# with code 1009 and a reason (config/websocket_limits.py). At least TABLES_MAX_MESSAGE.
+WEBSOCKET_MAX_MESSAGE = max(
+    envint("WEBSOCKET_MAX_MESSAGE", "65536", 1024, 1024 * 1024), TABLES_MAX_MESSAGE
+)
 # Websocket frames compressed for browsers that offer it (all do): config/compression.py.
 WEBSOCKET_COMPRESSION = envbool("WEBSOCKET_COMPRESSION", "true")
 # How often (seconds) Python lets another thread of a server process take over. Each process
