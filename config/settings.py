@@ -303,6 +303,11 @@ TABLES_NEXT_HAND_PAUSE = envfloat("TABLES_NEXT_HAND_PAUSE", "5", 0, 60)
 TABLES_RUNOUT_STEP = envfloat("TABLES_RUNOUT_STEP", "0.4", 0, 2)
 # Failed join attempts (unknown codes) allowed per client per minute.
 TABLES_JOIN_FAILURES_PER_MINUTE = envint("TABLES_JOIN_FAILURES_PER_MINUTE", "10", 1, 1000)
+# A friend arriving late asks for a computer's seat (tables.write.late): at most this many
+# requests wait for the host's answer at one table, and one client (IP address or session)
+# asks at most this many times a minute, over every table.
+TABLES_LATE_WAITING_PER_TABLE = envint("TABLES_LATE_WAITING_PER_TABLE", "6", 1, 100)
+TABLES_LATE_REQUESTS_PER_MINUTE = envint("TABLES_LATE_REQUESTS_PER_MINUTE", "3", 1, 1000)
 # Retention: `manage.py delete_old_games` (daily, deploy/systemd/holdem-retention.timer) deletes
 # games that ended more than this many days ago, with their hands, talk and proofs.
 TABLES_KEEP_DAYS = envint("TABLES_KEEP_DAYS", "90", 1, 36500)

@@ -147,7 +147,7 @@ def take_along(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def games_here(request: HttpRequest, token: str) -> HttpResponse:
-    keys = _client_keys(request)  # type: ignore[arg-type]
+    keys = _client_keys(request)
     title = _("Your games were not copied")
     try:
         if request.method == "POST":

@@ -41,7 +41,7 @@ def _hashes(request: HtmxHttpRequest) -> list[str]:
     return claims.session_hashes(request.session)
 
 
-def _client_keys(request: HtmxHttpRequest) -> list[str]:
+def _client_keys(request: HttpRequest) -> list[str]:
     ip = request.META.get("REMOTE_ADDR")
     if settings.BEHIND_PROXY:
         forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
