@@ -244,7 +244,13 @@ except ValueError as error:
 CHANNEL_LAYERS = channel_layers(REDIS_URL)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-AUTH_PASSWORD_VALIDATORS: list[dict[str, str]] = []
+AUTH_PASSWORD_VALIDATORS: list[dict[str, Any]] = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+     "OPTIONS": {"min_length": 10}},  # as create_admin asks
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("ne", "नेपाली")]
@@ -308,6 +314,11 @@ TABLES_JOIN_FAILURES_PER_MINUTE = envint("TABLES_JOIN_FAILURES_PER_MINUTE", "10"
 # asks at most this many times a minute, over every table.
 TABLES_LATE_WAITING_PER_TABLE = envint("TABLES_LATE_WAITING_PER_TABLE", "6", 1, 100)
 TABLES_LATE_REQUESTS_PER_MINUTE = envint("TABLES_LATE_REQUESTS_PER_MINUTE", "3", 1, 1000)
+# Wrong admin passwords allowed per client address (and per address and username) a minute
+# (tables/admin/login.py).
+TABLES_ADMIN_LOGIN_FAILURES_PER_MINUTE = envint(
+    "TABLES_ADMIN_LOGIN_FAILURES_PER_MINUTE", "5", 1, 1000
+)
 # Retention: `manage.py delete_old_games` (daily, deploy/systemd/holdem-retention.timer) deletes
 # games that ended more than this many days ago, with their hands, talk and proofs.
 TABLES_KEEP_DAYS = envint("TABLES_KEEP_DAYS", "90", 1, 36500)

@@ -1,8 +1,12 @@
-"""Caps against strangers: late-arrival requests per table and per client."""
+"""Caps against strangers: late-arrival requests per table and per client, wrong admin
+passwords per address, and the password validators."""
 
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
 from django.test import Client, override_settings
 from django.utils import translation
 
@@ -93,3 +97,38 @@ def test_the_refusals_are_translated() -> None:
             late.request_seat(_game().id, new_session(), "Hari", ["a"])
     for refusal in (waiting.value, limited.value):
         assert refusal.message and not refusal.message.isascii()
+
+
+# ------------------------------------------------------------------------------ admin login
+def _login(client: Client, username: str, password: str, ip: str = "198.51.100.4") -> int:
+    response = client.post("/admin/login/", {"username": username, "password": password},
+                           REMOTE_ADDR=ip)
+    return response.status_code
+
+
+def test_wrong_admin_passwords_are_throttled_per_address_then_even_the_right_one_waits() -> None:
+    User.objects.create_superuser("root", "root@example.org", "correct horse battery")
+    attacker = Client()
+    answers = [_login(attacker, "root", f"guess {k}") for k in range(30)]
+    assert answers[:5] == [200] * 5  # the form again, with its error
+    assert set(answers[5:]) == {429}
+    assert _login(attacker, "root", "correct horse battery") == 429  # not even checked
+    # Another address is not held up by this one's guesses, and logs in.
+    assert _login(Client(), "root", "correct horse battery", ip="192.0.2.1") == 302
+
+
+def test_the_admin_login_page_still_opens_and_a_right_password_is_not_counted() -> None:
+    User.objects.create_superuser("root", "root@example.org", "correct horse battery")
+    assert Client().get("/admin/login/").status_code == 200
+    for _ in range(8):
+        assert _login(Client(), "root", "correct horse battery") == 302
+
+
+def test_the_standard_password_validators_are_on() -> None:
+    with pytest.raises(ValidationError):
+        validate_password("password")  # common
+    with pytest.raises(ValidationError):
+        validate_password("123456789012")  # only digits
+    with pytest.raises(ValidationError):
+        validate_password("short!x")  # under 10 characters
+    validate_password("correct horse battery")
