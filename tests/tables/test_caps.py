@@ -52,7 +52,7 @@ def test_one_client_asks_only_so_many_times_a_minute_over_every_table() -> None:
     late.request_seat(first.id, new_session(), "Fresh jar 1", same_ip)
     late.request_seat(second.id, new_session(), "Fresh jar 2", same_ip)
     with pytest.raises(path.Refused) as refused:
-        late.request_seat(first.id, new_session(), "Fresh jar 3", same_ip + ["new-session"])
+        late.request_seat(first.id, new_session(), "Fresh jar 3", [*same_ip, "new-session"])
     assert refused.value.code == "rate_limited"
     assert _waiting(first) + _waiting(second) == 2
     # Someone else (another address, another session) still may.
@@ -92,9 +92,11 @@ def test_the_refusals_are_translated() -> None:
         late.request_seat(table.id, new_session(), "Chandra", ["a"])
         with pytest.raises(path.Refused) as waiting:
             late.request_seat(table.id, new_session(), "Dipa", ["b"])
-    with override_settings(TABLES_LATE_REQUESTS_PER_MINUTE=1), translation.override("ne"):
-        with pytest.raises(path.Refused) as limited:
-            late.request_seat(_game().id, new_session(), "Hari", ["a"])
+    with (
+        override_settings(TABLES_LATE_REQUESTS_PER_MINUTE=1), translation.override("ne"),
+        pytest.raises(path.Refused) as limited,
+    ):
+        late.request_seat(_game().id, new_session(), "Hari", ["a"])
     for refusal in (waiting.value, limited.value):
         assert refusal.message and not refusal.message.isascii()
 
