@@ -174,6 +174,8 @@ MIDDLEWARE = [
     # After WhiteNoise: static files go without these headers, pages with them.
     "config.security.ContentSecurityPolicyMiddleware",
     "config.security.PermissionsPolicyMiddleware",
+    # Pages that can carry hole cards: never kept by a cache (config/security.py).
+    "config.security.PrivatePagesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -194,12 +194,10 @@ def hands(request: HttpRequest, code: str) -> HttpResponse:
             request, _("These hands are private"),
             _("Only the players of this tournament can see their hands."), 403,
         )
-    response = render(request, "tournament/hands.html", {
+    return render(request, "tournament/hands.html", {
         "t": found, "code": found.code, "pretty_code": codes.pretty(found.code), "mine": mine,
         "parts": history.player_hands(found, hashes),
     })
-    response["Cache-Control"] = "private, no-store"
-    return response
 
 
 @require_safe
