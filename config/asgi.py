@@ -81,3 +81,6 @@ if "daphne.server" in sys.modules:
         from config import compression
 
         compression.install()
+    from config import websocket_limits
+
+    websocket_limits.install(settings.WEBSOCKET_MAX_MESSAGE)

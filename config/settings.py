@@ -175,6 +175,8 @@ MIDDLEWARE = [
     # After WhiteNoise: static files go without these headers, pages with them.
     "config.security.ContentSecurityPolicyMiddleware",
     "config.security.PermissionsPolicyMiddleware",
+    # Pages that can carry hole cards: never kept by a cache (config/security.py).
+    "config.security.PrivatePagesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -247,7 +249,13 @@ except ValueError as error:
 CHANNEL_LAYERS = channel_layers(REDIS_URL)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-AUTH_PASSWORD_VALIDATORS: list[dict[str, str]] = []
+AUTH_PASSWORD_VALIDATORS: list[dict[str, Any]] = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+     "OPTIONS": {"min_length": 10}},  # as create_admin asks
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("ne", "नेपाली")]
@@ -306,11 +314,26 @@ TABLES_NEXT_HAND_PAUSE = envfloat("TABLES_NEXT_HAND_PAUSE", "5", 0, 60)
 TABLES_RUNOUT_STEP = envfloat("TABLES_RUNOUT_STEP", "0.4", 0, 2)
 # Failed join attempts (unknown codes) allowed per client per minute.
 TABLES_JOIN_FAILURES_PER_MINUTE = envint("TABLES_JOIN_FAILURES_PER_MINUTE", "10", 1, 1000)
+# A friend arriving late asks for a computer's seat (tables.write.late): at most this many
+# requests wait for the host's answer at one table, and one client (IP address or session)
+# asks at most this many times a minute, over every table.
+TABLES_LATE_WAITING_PER_TABLE = envint("TABLES_LATE_WAITING_PER_TABLE", "6", 1, 100)
+TABLES_LATE_REQUESTS_PER_MINUTE = envint("TABLES_LATE_REQUESTS_PER_MINUTE", "3", 1, 1000)
+# Wrong admin passwords allowed per client address (and per address and username) a minute
+# (tables/admin/login.py).
+TABLES_ADMIN_LOGIN_FAILURES_PER_MINUTE = envint(
+    "TABLES_ADMIN_LOGIN_FAILURES_PER_MINUTE", "5", 1, 1000
+)
 # Retention: `manage.py delete_old_games` (daily, deploy/systemd/holdem-retention.timer) deletes
 # games that ended more than this many days ago, with their hands, talk and proofs.
 TABLES_KEEP_DAYS = envint("TABLES_KEEP_DAYS", "90", 1, 36500)
 # Largest websocket message a client may send (bytes).
 TABLES_MAX_MESSAGE = envint("TABLES_MAX_MESSAGE", "4096", 256, 65536)
+# Largest websocket message the server reads at all (bytes): a bigger one closes the socket
+# with code 1009 and a reason (config/websocket_limits.py). At least TABLES_MAX_MESSAGE.
+WEBSOCKET_MAX_MESSAGE = max(
+    envint("WEBSOCKET_MAX_MESSAGE", "65536", 1024, 1024 * 1024), TABLES_MAX_MESSAGE
+)
 # Websocket frames compressed for browsers that offer it (all do): config/compression.py.
 WEBSOCKET_COMPRESSION = envbool("WEBSOCKET_COMPRESSION", "true")
 # How often (seconds) Python lets another thread of a server process take over. Each process

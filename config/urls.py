@@ -5,6 +5,7 @@ from django.urls import include, path
 from django.views.generic import TemplateView
 
 from config import health
+from tables.admin.login import throttled_login
 from tables.pages import views as table_views
 
 urlpatterns = [
@@ -15,6 +16,7 @@ urlpatterns = [
          name="how_to_play"),
     # The language switcher (every page) posts to set_language here.
     path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/login/", throttled_login),  # before the admin's own: wrong passwords counted
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),
     path("metrics", health.metrics, name="metrics"),

@@ -46,6 +46,7 @@ REQUIRED_FIELDS = (
 )
 MAX_PLAYERS = 22  # 2 hole cards each, 5 board cards and 3 burns must fit in one deck
 UNKNOWN = "??"
+MAX_DIGITS = 15  # the longest amount read (whole chips, after scaling)
 
 
 class PhhError(ValueError):
@@ -187,7 +188,7 @@ class PhhAction:
     amount: int | None = None
 
     def describe(self) -> str:
-        return f"action {self.number} ({self.text.strip()!r})"
+        return f"action {self.number} ({_shown(self.text.strip())})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +223,14 @@ def read_phh(text: str, scale: int = 1) -> PhhHand:
         data = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
         raise PhhError(f"the file is not valid PHH (TOML): {exc}") from None
+    except RecursionError:  # the reader recurses once per nested list or table
+        raise PhhError(
+            "the file nests lists or tables too deeply: a hand history nests at most two deep"
+        ) from None
+    except ValueError:  # an integer longer than Python converts (4,300 digits)
+        raise PhhError(
+            f"a number in the file is too long: amounts have at most {MAX_DIGITS} digits"
+        ) from None
     try:
         return _read_fields(data, scale)
     except _Fractional as exc:
@@ -236,7 +245,7 @@ def _read_fields(data: Mapping[str, Any], scale: int) -> PhhHand:
         raise PhhError(f"the file lacks the required field(s): {', '.join(missing)}")
     if data["variant"] != VARIANT:
         raise PhhError(
-            f"the variant {data['variant']!r} is not no-limit Texas hold'em ({VARIANT!r})"
+            f"the variant {_shown(data['variant'])} is not no-limit Texas hold'em ({VARIANT!r})"
         )
 
     raw_stacks = data["starting_stacks"]
@@ -304,21 +313,37 @@ def _seat_numbers(raw: object, n: int) -> tuple[int, ...]:
     return tuple(s - 1 for s in raw)
 
 
+def _shown(value: object) -> str:
+    """``value`` quoted for a reason, cut to a few dozen characters (a file may hold long
+    nonsense: the reason names it, it does not repeat it)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _number(value: object, what: str) -> Decimal:
     if isinstance(value, bool) or not isinstance(value, int | Decimal | str):
-        raise PhhError(f"{what}: {value!r} is not an amount")
+        raise PhhError(f"{what}: {_shown(value)} is not an amount")
     try:
         number = Decimal(value.replace(",", "") if isinstance(value, str) else value)
     except InvalidOperation:
-        raise PhhError(f"{what}: {value!r} is not an amount") from None
+        raise PhhError(f"{what}: {_shown(value)} is not an amount") from None
     if not number.is_finite():
         raise PhhError(f"{what}: an unknown (infinite) amount cannot be replayed")
+    _check_size(number, what)
     return number
+
+
+def _check_size(number: Decimal, what: str) -> None:
+    """Refuse an amount of more than ``MAX_DIGITS`` digits before the point: no table plays
+    it, and a huge one would only slow the replay or fail when written out."""
+    if number and number.adjusted() >= MAX_DIGITS:
+        raise PhhError(f"{what}: the amount is too large (at most {MAX_DIGITS} digits)")
 
 
 def _chips(value: object, what: str, scale: int) -> int:
     """An amount times ``scale`` as whole chips (R3); ``_Fractional`` when it is not whole."""
     number = _number(value, what) * scale
+    _check_size(number, what)
     if number < 0:
         raise PhhError(f"{what}: the amount {value} is negative")
     if number != number.to_integral_value():
@@ -381,7 +406,7 @@ def _per_player(raw: object, n: int, what: str) -> list[object]:
 
 def _parse_cards(text: str, where: str) -> tuple[Card | None, ...]:
     if len(text) % 2:
-        raise PhhError(f"{where}: {text!r} is not a list of cards like AsKd")
+        raise PhhError(f"{where}: {_shown(text)} is not a list of cards like AsKd")
     cards: list[Card | None] = []
     for k in range(0, len(text), 2):
         chunk = text[k : k + 2]
@@ -397,12 +422,12 @@ def _parse_cards(text: str, where: str) -> tuple[Card | None, ...]:
 
 def _parse_action(number: int, text: str, n: int, scale: int) -> PhhAction:
     words = text.split("#", 1)[0].split()
-    where = f"action {number} ({text.strip()!r})"
+    where = f"action {number} ({_shown(text.strip())})"
 
     def player(word: str) -> int:
-        match = re.fullmatch(r"p([0-9]+)", word)
+        match = re.fullmatch(r"p([0-9]{1,3})", word)
         if match is None or not 1 <= int(match.group(1)) <= n:
-            raise PhhError(f"{where}: {word!r} is not one of the players p1 to p{n}")
+            raise PhhError(f"{where}: {_shown(word)} is not one of the players p1 to p{n}")
         return int(match.group(1)) - 1
 
     match words:

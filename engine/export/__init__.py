@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from datetime import UTC
 
+from engine.export.neutral import csv_row, neutral
 from engine.export.pokerstars import (
     HAND_SEPARATOR,
     SPECTATOR,
@@ -24,7 +25,7 @@ from engine.export.pokerstars import (
     pokerstars_game,
     pokerstars_hand,
 )
-from engine.export.results import CSV_HEADER, game_results_csv, spreadsheet_text
+from engine.export.results import CSV_HEADER, game_results_csv
 from engine.hand import Hand
 from engine.phh import to_phh
 
@@ -33,35 +34,38 @@ __all__ = [
     "HAND_SEPARATOR",
     "SPECTATOR",
     "HandMeta",
+    "csv_row",
     "describe",
     "export_names",
     "format_time",
     "game_results_csv",
+    "neutral",
     "phh_game",
     "phh_hand",
     "pokerstars_game",
     "pokerstars_hand",
-    "spreadsheet_text",
 ]
 
 
 def phh_hand(
     hand: Hand, names: Mapping[int, str], meta: HandMeta, viewer: int | None = None
 ) -> str:
-    """One finished hand as a PHH file (through the engine's PHH writer)."""
+    """One finished hand as a PHH file (through the engine's PHH writer); names and the table's
+    name through ``neutral(..., "phh")``."""
     if not hand.finished:
         raise ValueError("only a finished hand can be exported: its cards are still hidden")
     moment = meta.started_at.astimezone(UTC) if meta.started_at.tzinfo else meta.started_at
     extra: dict[str, object] = {
         "hand": meta.hand_id,
-        "table": meta.table_name,
+        "table": neutral(meta.table_name, "phh"),
         "seat_count": meta.max_seats,
         "year": moment.year,
         "month": moment.month,
         "day": moment.day,
         "time_zone": "UTC",
     }
-    return to_phh(hand, viewer=viewer, names=names, extra=extra)
+    safe = {seat: neutral(name, "phh") for seat, name in names.items()}
+    return to_phh(hand, viewer=viewer, names=safe, extra=extra)
 
 
 def phh_game(

@@ -30,6 +30,7 @@ from engine.events import (
     UNCALLED,
     Event,
 )
+from engine.export.neutral import neutral
 from engine.hand import Hand
 
 SPECTATOR = -1
@@ -44,9 +45,6 @@ _WORDS = {
 }
 _PLURALS = {r: ("Sixes" if r == 6 else word + "s") for r, word in _WORDS.items()}
 _STREET_TITLES = {"flop": "Flop", "turn": "Turn", "river": "River"}
-# Characters that would let a display name pass for part of the format (the colon after a
-# name, card brackets) or break a line; names are the only free text in a history.
-_NAME_SWAPS = str.maketrans({":": ".", "[": "(", "]": ")", "'": "’"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,13 +90,11 @@ def _straight_words(top: int) -> str:
 
 
 def export_names(seats: Iterable[int], names: Mapping[int, str]) -> dict[int, str]:
-    """Names safe for the format and unique within the hand (trackers tell players apart by
-    name): no colon, bracket, quote or control character; a repeated name gets its seat."""
+    """Names safe for the format (``neutral(name, "text")``) and unique within the hand
+    (trackers tell players apart by name): a repeated name gets its seat."""
     result: dict[int, str] = {}
     for seat in seats:
-        raw = names.get(seat, "")
-        text = "".join(ch if ch.isprintable() else " " for ch in raw).translate(_NAME_SWAPS)
-        name = " ".join(text.split()) or f"Seat {seat + 1}"
+        name = neutral(names.get(seat, ""), "text") or f"Seat {seat + 1}"
         if name in result.values():
             name = f"{name}_{seat + 1}"
         result[seat] = name
@@ -157,7 +153,7 @@ class _Writer:
             f"PokerStars Hand #{meta.hand_id}:  Hold'em No Limit "
             f"({s.small_blind}/{s.big_blind}) - {format_time(meta.started_at)}"
         )
-        table = " ".join(meta.table_name.translate(_NAME_SWAPS).split()) or "Table"
+        table = neutral(meta.table_name, "text") or "Table"
         self.lines.append(
             f"Table '{table}' {meta.max_seats}-max Seat #{s.button + 1} is the button"
         )

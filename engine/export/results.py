@@ -6,18 +6,11 @@ import csv
 import io
 from collections.abc import Iterable, Mapping, Sequence
 
+from engine.export.neutral import csv_row
 from engine.game import Standing
 from engine.hand import Hand
 
 CSV_HEADER = ("place", "name", "chips", "hands played", "hands won", "out in hand")
-# A cell starting with one of these is run as a formula by spreadsheet programs; a display
-# name is free text from a stranger, so it is always written as plain text.
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_text(text: str) -> str:
-    """``text`` as a cell no spreadsheet will evaluate (CSV injection)."""
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
 
 
 def game_results_csv(
@@ -39,13 +32,13 @@ def game_results_csv(
     for st in standings:
         name = names.get(st.seat) or f"Seat {st.seat + 1}"
         writer.writerow(
-            [
+            csv_row([
                 st.place,
-                spreadsheet_text(name),
+                name,
                 st.chips,
                 played.get(st.seat, 0),
                 won.get(st.seat, 0),
                 "" if st.out_hand is None else st.out_hand,
-            ]
+            ])
         )
     return out.getvalue()

@@ -333,7 +333,6 @@ def _download(text: str, filename: str, content_type: str) -> HttpResponse:
     response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["X-Content-Type-Options"] = "nosniff"
-    response["Cache-Control"] = "private, no-store"
     return response
 
 

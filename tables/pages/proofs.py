@@ -23,7 +23,6 @@ from tables.pages import history
 
 def _json(data: dict[str, Any], status: int = 200) -> JsonResponse:
     response = JsonResponse(data, status=status, json_dumps_params={"indent": 1})
-    response["Cache-Control"] = "private, no-store"
     response["X-Content-Type-Options"] = "nosniff"
     return response
 

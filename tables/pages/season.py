@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from engine.export import csv_row
 from engine.stats import Figure, Tally, figures
 from tables import claims, lookups
 from tables.live.qr import qr_svg_once
@@ -149,7 +150,7 @@ def take_along(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def games_here(request: HttpRequest, token: str) -> HttpResponse:
-    keys = _client_keys(request)  # type: ignore[arg-type]
+    keys = _client_keys(request)
     title = _("Your games were not copied")
     try:
         if request.method == "POST":
@@ -292,16 +293,16 @@ def group_csv(request: HttpRequest, code: str) -> HttpResponse:
         values = []
         for f in figures(line.tally):
             values += ["" if f.value is None else f"{f.value:.2f}", f.sample]
-        writer.writerow([line.name, "yes" if line.computer else "no", line.games, line.wins,
-                         line.points, line.chips, *values])
+        writer.writerow(csv_row([line.name, "yes" if line.computer else "no", line.games,
+                                 line.wins, line.points, line.chips, *values]))
     writer.writerow([])
     writer.writerow(["game", "date", "table", "counted", "name", "place", "chips"])
     for index, game in enumerate(season.games, start=1):
         for r in game.people:
-            writer.writerow([
+            writer.writerow(csv_row([
                 index, game.table.created_at.date().isoformat(), game.table.code,
                 "yes" if game.counts else "no", r.name, r.place or "", r.chips,
-            ])
+            ]))
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="season-{group.code}.csv"'
     return response

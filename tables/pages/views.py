@@ -41,7 +41,7 @@ def _hashes(request: HtmxHttpRequest) -> list[str]:
     return claims.session_hashes(request.session)
 
 
-def _client_keys(request: HtmxHttpRequest) -> list[str]:
+def _client_keys(request: HttpRequest) -> list[str]:
     return lookups.request_keys(request)
 
 

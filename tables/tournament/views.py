@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
+from engine.export import csv_row
 from tables import claims, codes, lookups
 from tables.live.qr import qr_svg
 from tables.models import Table
@@ -184,12 +185,10 @@ def hands(request: HttpRequest, code: str) -> HttpResponse:
             request, _("These hands are private"),
             _("Only the players of this tournament can see their hands."), 403,
         )
-    response = render(request, "tournament/hands.html", {
+    return render(request, "tournament/hands.html", {
         "t": found, "code": found.code, "pretty_code": codes.pretty(found.code), "mine": mine,
         "parts": history.player_hands(found, hashes),
     })
-    response["Cache-Control"] = "private, no-store"
-    return response
 
 
 @require_safe
@@ -201,7 +200,7 @@ def results_csv(request: HttpRequest, code: str) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="tournament-{found.code}.csv"'
     writer = csv.writer(response)
     writer.writerow(RESULT_COLUMNS)
-    writer.writerows(result_rows(found))
+    writer.writerows(csv_row(row) for row in result_rows(found))
     return response
 
 

@@ -27,10 +27,11 @@ from __future__ import annotations
 from collections.abc import Iterable, MutableMapping
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tables import claims
+from tables import claims, ratelimit
 from tables.models import LateSeats, SeatRequest, Table
 from tables.tournament import history as tournament_history
 from tables.tournament.models import Entrant
@@ -58,10 +59,18 @@ def free_computer_seats(change: Change) -> list[int]:
     ]
 
 
-def request_seat(table_id: int, session: MutableMapping[str, Any], name: str) -> SeatRequest:
+def request_seat(
+    table_id: int, session: MutableMapping[str, Any], name: str, client: Iterable[str] = ()
+) -> SeatRequest:
     """Ask for a computer's seat. The claim is made now, so that the phone's connection (opened
-    after this) already holds the seat once the friend sits down."""
+    after this) already holds the seat once the friend sits down.
+
+    Caps, against a stranger filling the host's screen or squatting names: one request per
+    session at a table (asking again returns it), at most ``TABLES_LATE_WAITING_PER_TABLE``
+    requests waiting at a table, and at most ``TABLES_LATE_REQUESTS_PER_MINUTE`` requests a
+    minute from one client (``client``: its keys from ``tables.ratelimit.client_keys``)."""
     cleaned = clean_name(name)
+    keys = list(client)
     hashes = set(claims.session_hashes(session))
 
     def mutate(change: Change) -> SeatRequest:
@@ -88,6 +97,15 @@ def request_seat(table_id: int, session: MutableMapping[str, Any], name: str) ->
             ))
         if not free_computer_seats(change):
             raise Refused("no_computer_seat", _("No computer player holds a seat: you watch."))
+        waiting = SeatRequest.objects.filter(
+            table=table, status__in=(SeatRequest.Status.PENDING, SeatRequest.Status.APPROVED)
+        ).count()
+        if waiting >= settings.TABLES_LATE_WAITING_PER_TABLE:
+            raise Refused("too_many_waiting", _(
+                "Too many people are already waiting for a seat here. Try again in a minute."
+            ))
+        if ratelimit.too_many("late", keys, settings.TABLES_LATE_REQUESTS_PER_MINUTE):
+            raise Refused("rate_limited", _("Too many requests for a seat: wait a minute."))
         taken = {s.name.casefold() for s in change.seats.values()} | {
             r.name.casefold() for r in SeatRequest.objects.filter(
                 table=table, status__in=(SeatRequest.Status.PENDING, SeatRequest.Status.APPROVED)
@@ -102,6 +120,7 @@ def request_seat(table_id: int, session: MutableMapping[str, Any], name: str) ->
         open_ = table.tournament_id is not None or (
             LateSeats.objects.filter(table=table, open=True).exists()
         )
+        ratelimit.record("late", keys)
         request = SeatRequest.objects.create(
             table=table, name=cleaned, claim_hash=claims.new_claim(session),
             status=SeatRequest.Status.APPROVED if open_ else SeatRequest.Status.PENDING,
