@@ -30,7 +30,7 @@ Definitions (the How to play page says the same in words):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
@@ -297,8 +297,3 @@ def summary_from_dict(data: Mapping[str, Any]) -> HandSummary:
         {int(k): int(v) for k, v in data["after"].items()},
     )
 
-
-def best_shown(summaries: Sequence[HandSummary]) -> list[tuple[int, Shown]]:
-    """Every hand shown, best first (hand number, the shown hand)."""
-    found = [(s.number, x) for s in summaries for x in s.shown]
-    return sorted(found, key=lambda item: (-item[1].value, item[0]))

@@ -18,8 +18,6 @@ from engine.bots.base import Spot
 from engine.bots.model import Profile, model_from_past
 from engine.bots.reasons import Notes
 
-# multiway=False: dealing the preflop equity against each caller's range (engine/bots/multiway.py)
-# measured no better than the fixed discount on the pool yardstick (benchmarks/README.md).
 HARD = medium.Settings(trials=600, adapt=True, mistakes=0.03, fold_belief=0.9, icm=True)
 
 

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from engine.actions import Action
-from engine.bots import multiway, preflop, ranges
+from engine.bots import icm, preflop, ranges
 from engine.bots.base import Spot, all_in, bet_to, check_or_call, fold_or_check
 from engine.bots.combos import BoolArray, FloatArray, board_strength
 from engine.bots.model import Profile, model_from_past, prior_for
@@ -39,7 +39,6 @@ class Settings:
     # How much of the folding the profiles predict the bot believes in when it bets: the
     # medium player doubts that people fold, so it bluffs only now and then.
     fold_belief: float = 0.75
-    multiway: bool = False  # preflop equity dealt against each caller's own range (multiway.py)
     icm: bool = False  # near the end of a game, calls of an all in priced in places (icm.py)
 
 
@@ -62,11 +61,6 @@ def _read(notes: Notes | None, seat: int, stat: str, profile: Profile) -> None:
     has seen them play (a typical player's habits are no read)."""
     if notes is not None and profile.counts.hands > 0:
         notes.read(seat, stat, getattr(profile, stat), profile.counts.hands)
-
-
-def typical_profiles(spot: Spot) -> ProfileOf:
-    typical = Profile.typical(spot.n)
-    return lambda seat: typical
 
 
 def noticed_profiles(spot: Spot, past: Sequence[Mapping[str, Any]]) -> ProfileOf:
@@ -284,9 +278,6 @@ def _facing_raise(
     acted = {a.seat for a in spot.street_acts(0) if a.level == level}
     behind = [s for s in spot.opponents if s.seat != raiser and s.stack > 0 and s.seat not in acted]
     eq_multi = eq * 0.82 ** len(callers) * 0.97 ** len(behind)
-    if settings.multiway and callers:
-        field = [raiser, *(a.seat for a in callers)]
-        eq_multi = multiway.field_equity(spot, field, profile_of, rng) * 0.97 ** len(behind)
     pot, call = spot.pot, spot.to_call
     mine = spot.mine
     order = spot.postflop_order()
@@ -304,8 +295,8 @@ def _facing_raise(
         spr = left / max(pot + call, 1)
         realise += (1.0 - realise) * min(max(1.0 - spr / 3.0, 0.0), 1.0)
     need = call / max(pot + call, 1)
-    if settings.icm and calling_all_in and multiway.icm_active(spot):
-        need = multiway.need_to_call_all_in(spot, raiser)
+    if settings.icm and calling_all_in and icm.applies(spot):
+        need = icm.need_to_call_all_in(spot, raiser)
     options.append(Option((eq_multi * realise - need) * (pot + call), check_or_call(spot)))
     if notes is not None:
         notes.equity = eq_multi
