@@ -24,7 +24,7 @@ from engine.actions import Action
 from engine.bots import icm, preflop, ranges
 from engine.bots.base import Spot, all_in, bet_to, check_or_call, fold_or_check
 from engine.bots.combos import BoolArray, FloatArray, board_strength
-from engine.bots.model import Profile, model_from_past, prior_for
+from engine.bots.reads import Profile, model_from_past, prior_for
 from engine.bots.reasons import Notes, said
 from engine.bots.sim import deal
 

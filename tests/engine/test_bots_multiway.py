@@ -12,7 +12,7 @@ import pytest
 from engine.bots import icm, preflop, ranges
 from engine.bots.base import Spot, read_spot
 from engine.bots.combos import board_strength, card_ids
-from engine.bots.model import Counts, Profile, prior_for
+from engine.bots.reads import Counts, Profile, prior_for
 from engine.bots.sim import deal, uniform_range
 from engine.views import hand_view
 from tests.engine.helpers import make_hand, play
