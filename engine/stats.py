@@ -13,9 +13,11 @@ Definitions (the How to play page says the same in words):
 - **PFR**: hands where the player raised preflop. Sample: hands.
 - **three-bet**: preflop, facing exactly one raise made by someone else, the player raised
   again. Sample: the hands where they acted facing exactly one raise.
-- **fold to three-bet**: the player made the first preflop raise, someone raised again, and the
-  player's next action was a fold. Sample: the hands where they made the first raise and were
-  raised again before acting once more.
+- **fold to three-bet**: a fold to exactly the three-bet, as poker trackers count it: the
+  player made the first preflop raise, someone else raised again (the three-bet), nobody raised
+  after that, and the player's next action was a fold. A fold after a further raise (a four-bet
+  by a third player) is not counted, and that hand is not in the sample. Sample: the hands where
+  the player acted again facing exactly the three-bet.
 - **aggression factor**: bets and raises divided by calls, on the flop, turn and river. Sample:
   those bets, raises and calls (no calls: no factor).
 - **went to showdown**: of the hands where the player saw the flop (was still in when it was
