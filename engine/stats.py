@@ -40,6 +40,7 @@ from engine.cards import parse_cards
 from engine.evaluator import evaluate
 from engine.events import (
     ACTION,
+    AGGRESSIVE,
     AWARD,
     BOARD,
     MUCK,
@@ -47,12 +48,11 @@ from engine.events import (
     POST_SMALL_BLIND,
     SHOW,
     UNCALLED,
+    PreflopCount,
 )
 from engine.hand import Hand
 from engine.views import visible_events
 
-VOLUNTARY = frozenset({"call", "bet", "raise"})
-AGGRESSIVE = frozenset({"bet", "raise"})
 POSTFLOP = frozenset({"flop", "turn", "river"})
 
 
@@ -189,18 +189,59 @@ class HandSummary:
     after: dict[int, int] = field(default_factory=dict)
 
 
+class _Preflop:
+    """The preflop figures of one hand as its actions come: VPIP and PFR from the count the
+    computer players' reads share (:class:`engine.events.PreflopCount`), three-bets, and folds
+    to exactly the three-bet."""
+
+    def __init__(self, tallies: dict[int, Tally]) -> None:
+        self.tallies = tallies
+        self.count = PreflopCount()
+        # the opener's next action faces exactly the three-bet (no raise after it yet)
+        self.opener_faces_three_bet = False
+
+    def add(self, seat: int, name: str) -> None:
+        t, count = self.tallies[seat], self.count
+        if seat != count.opener and count.raises == 1:
+            t.three_bet_chances = 1  # once a hand, however often they act
+            if name in AGGRESSIVE:
+                t.three_bets = 1
+        if seat == count.opener and self.opener_faces_three_bet:
+            t.fold_to_three_bet_chances = 1
+            if name == "fold":
+                t.folds_to_three_bet = 1
+            self.opener_faces_three_bet = False
+        count.add(seat, name)
+        if name in AGGRESSIVE and count.raises > 1:
+            # the three-bet, unless the opener raised himself; a four-bet ends the chance
+            self.opener_faces_three_bet = count.raises == 2 and seat != count.opener
+
+    def finish(self) -> None:
+        for seat, t in self.tallies.items():
+            t.vpip = int(seat in self.count.voluntary)
+            t.pfr = int(seat in self.count.raised)
+
+
+def _shown_hands(shown_cards: Mapping[int, tuple[str, ...]], board: list[str]) -> list[Shown]:
+    """The hands shown at the showdown, each with its best five cards of the board."""
+    shown: list[Shown] = []
+    for seat, cards in shown_cards.items():
+        if len(cards) + len(board) >= 5:
+            value = evaluate(tuple(parse_cards("".join(cards + tuple(board)))))
+            shown.append(Shown(seat, cards, tuple(str(c) for c in value.cards),
+                               value.name, value.value, value.key))
+    return shown
+
+
 def summarize(hand: PublicHand) -> HandSummary:
     """Count one finished hand for every seat dealt in."""
     tallies = {seat: Tally(hands=1) for seat in hand.seats}
     net = dict.fromkeys(hand.seats, 0)
     won = dict.fromkeys(hand.seats, 0)
     folded: set[int] = set()
-    raises = 0  # preflop bets and raises so far (the big blind is the first bet)
-    opener: int | None = None
-    opener_faces_three_bet = False
+    preflop = _Preflop(tallies)
     board: list[str] = []
     showed: set[int] = set()
-    shown: list[Shown] = []
     shown_cards: dict[int, tuple[str, ...]] = {}
     for event in hand.events:
         kind, seat = event.get("kind"), event.get("seat")
@@ -211,26 +252,7 @@ def summarize(hand: PublicHand) -> HandSummary:
             net[seat] -= amount
             name, street, t = event.get("action"), event.get("street"), tallies[seat]
             if street == "preflop":
-                if seat != opener and raises == 1:
-                    t.three_bet_chances = 1  # once a hand, however often they act
-                    if name in AGGRESSIVE:
-                        t.three_bets = 1
-                if seat == opener and opener_faces_three_bet:
-                    t.fold_to_three_bet_chances = 1
-                    if name == "fold":
-                        t.folds_to_three_bet = 1
-                    opener_faces_three_bet = False
-                if name in VOLUNTARY:
-                    t.vpip = 1
-                if name in AGGRESSIVE:
-                    t.pfr = 1
-                    raises += 1
-                    if raises == 1:
-                        opener = seat
-                    elif raises == 2 and opener is not None and seat != opener:
-                        opener_faces_three_bet = True
-                    else:
-                        opener_faces_three_bet = False
+                preflop.add(seat, str(name))
             elif street in POSTFLOP:
                 if name in AGGRESSIVE:
                     t.postflop_aggressive += 1
@@ -253,11 +275,7 @@ def summarize(hand: PublicHand) -> HandSummary:
         elif kind == AWARD and isinstance(seat, int):
             net[seat] += amount
             won[seat] += amount
-    for seat, cards in shown_cards.items():
-        if len(cards) + len(board) >= 5:
-            value = evaluate(tuple(parse_cards("".join(cards + tuple(board)))))
-            shown.append(Shown(seat, cards, tuple(str(c) for c in value.cards),
-                               value.name, value.value, value.key))
+    preflop.finish()
     for seat, t in tallies.items():
         t.net = net[seat]
         if won[seat]:
@@ -267,8 +285,8 @@ def summarize(hand: PublicHand) -> HandSummary:
             t.showdowns_won = 1 if won[seat] else 0
     start = dict(zip(hand.seats, hand.stacks, strict=True))
     return HandSummary(
-        hand.number, sum(won.values()), tuple(s for s in hand.seats if won[s]), shown,
-        tallies, {s: start[s] + net[s] for s in hand.seats},
+        hand.number, sum(won.values()), tuple(s for s in hand.seats if won[s]),
+        _shown_hands(shown_cards, board), tallies, {s: start[s] + net[s] for s in hand.seats},
     )
 
 
