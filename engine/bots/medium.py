@@ -259,6 +259,54 @@ def _loose_behind(
     return eq >= 0.48 + extra, eq >= 0.38 + extra
 
 
+# Share of its heads-up equity against the raiser a hand keeps for each player who called the
+# raise before it, and for each player still to act behind it (a fixed multiway discount).
+EQUITY_PER_CALLER = 0.82
+EQUITY_PER_PLAYER_BEHIND = 0.97
+# Share of its equity a call of a raise realises after the flop, in position and out of it
+# (times the hand's playability: suited and connected hands realise more).
+REALISE_CALL = {True: 0.92, False: 0.8}
+# Stack-to-pot ratio after a call from which a hand realises only the share above: at 0 it
+# realises all of its equity (the rest goes in on most flops, position matters little), in
+# between a part of the rest.
+SPR_ALL_IN = 3.0
+# A re-raise goes to this many times the raise, in position and out of it (plus one raise per
+# caller); a four-bet or more, to a smaller multiple.
+RERAISE_FACTOR = {True: 3.0, False: 3.6}
+FOUR_BET_FACTOR = 2.3
+# A short stack (this many big blinds or fewer, effective) re-raises all in, as does a re-raise
+# that would commit this share of the bot's chips.
+SHORT_STACK_BB = 25
+COMMIT_SHARE = 0.4
+# For each caller in between: the share of its equity against the continuing range a re-raise
+# keeps, and the share of the raiser's folds that still wins the pot (the caller may go on).
+RERAISE_PER_CALLER = 0.85
+# Equity realised after a called re-raise that is not all in, in position and out of it.
+REALISE_RERAISE = {True: 0.95, False: 0.88}
+# The share of the raiser's range that goes on against a re-raise stays in this band once his
+# reads have moved it.
+KEEP_RANGE = (0.05, 1.0)
+# At most this share of the hands that go on raise again; against them the bot goes on only with
+# more than this equity.
+MOST_RAISE_AGAIN = 0.6
+STRONG_AGAINST_RAISE = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class _Facing:
+    """A preflop raise the bot faces: who made it and how the bot reads him (his profile and
+    his range of starting-hand classes), the bot's hand class, the betting level, how many
+    players called the raise before the bot, and whether the bot acts after the raiser later."""
+
+    raiser: int
+    profile: Profile
+    their: FloatArray
+    cls: int
+    level: int
+    callers: int
+    in_position: bool
+
+
 def _facing_raise(
     spot: Spot,
     rng: random.Random,
@@ -268,81 +316,111 @@ def _facing_raise(
     level: int,
     notes: Notes | None = None,
 ) -> Action:
+    """Fold, call or re-raise a preflop raise, by expected value."""
     raiser = spot.last_aggressor(0)
     assert raiser is not None
     profile = profile_of(raiser)
     _read(notes, raiser, "pfr" if level <= 2 else "reraise", profile)
     their = ranges.preflop_classes(spot, raiser, profile)
     eq = preflop.equity_vs(cls, their)
-    callers = [a for a in spot.street_acts(0) if a.kind == "call" and a.level == level]
+    callers = sum(1 for a in spot.street_acts(0) if a.kind == "call" and a.level == level)
     acted = {a.seat for a in spot.street_acts(0) if a.level == level}
     behind = [s for s in spot.opponents if s.seat != raiser and s.stack > 0 and s.seat not in acted]
-    eq_multi = eq * 0.82 ** len(callers) * 0.97 ** len(behind)
+    eq_multi = eq * EQUITY_PER_CALLER ** callers * EQUITY_PER_PLAYER_BEHIND ** len(behind)
     pot, call = spot.pot, spot.to_call
-    mine = spot.mine
     order = spot.postflop_order()
     in_position = order.index(spot.me) > order.index(raiser)
-    realise = (0.92 if in_position else 0.8) * preflop.playability(cls)
-    calling_all_in = call >= mine.stack
-    raiser_info = spot.info(raiser)
-    options = [Option(0.0, fold_or_check(spot))]
-    if calling_all_in or raiser_info.all_in or raiser_info.stack == 0:
-        realise = 1.0
-    else:
-        # Little left behind after the call (a re-raised pot): the rest goes in on most flops,
-        # so the hand gets nearly all of its equity and position matters little.
-        left = min(mine.stack - call, raiser_info.stack)
-        spr = left / max(pot + call, 1)
-        realise += (1.0 - realise) * min(max(1.0 - spr / 3.0, 0.0), 1.0)
+    realise = _call_realisation(spot, raiser, cls, in_position)
     need = call / max(pot + call, 1)
-    if settings.icm and calling_all_in and icm.applies(spot):
+    if settings.icm and call >= spot.mine.stack and icm.applies(spot):
         need = icm.need_to_call_all_in(spot, raiser)
-    options.append(Option((eq_multi * realise - need) * (pot + call), check_or_call(spot)))
+    options = [
+        Option(0.0, fold_or_check(spot)),
+        Option((eq_multi * realise - need) * (pot + call), check_or_call(spot)),
+    ]
     if notes is not None:
         notes.equity = eq_multi
-
-    if spot.legal["bet_or_raise"] is not None and not raiser_info.all_in:
-        # Re-raise: to about three times the raise in position, 3.6 times out of it, plus one
-        # raise per caller; all in when short or when that would commit 40% of the stack.
-        facing_to = spot.current_bet
-        factor = 3.0 if in_position else 3.6
-        if level >= 3:
-            factor = 2.3
-        target = facing_to * factor + facing_to * len(callers)
-        short = spot.effective_stack() <= 25 * spot.big_blind
-        go_all_in = short or target >= (mine.stack + mine.bet) * 0.4
-        if go_all_in:
-            target = mine.stack + mine.bet
-        their_stack = raiser_info.stack + raiser_info.bet
-        target_eff = min(target, their_stack)
-        added = target - mine.bet
-        their_added = max(target_eff - raiser_info.bet, 0)
-        keep, continuing = _continuing(
-            spot, their, level, their_added / max(pot + added + their_added, 1), go_all_in
-        )
-        if settings.adapt:
-            typical = prior_for(spot.n)
-            keep *= ((1 - profile.fold_to_bet) / (1 - typical.fold_to_bet)) ** 0.5
-            keep *= (profile.vpip / typical.vpip) ** KEEP_VPIP_POWER
-            keep = min(max(keep, 0.05), 1.0)
-            continuing = _top_of(their, keep)
-        eq_called = preflop.equity_vs(cls, continuing) * 0.85 ** len(callers)
-        fold_all = (1 - keep) * 0.85 ** len(callers)
-        realise_raise = 1.0 if go_all_in else (0.95 if in_position else 0.88)
-        realise_raise *= 1.0 if go_all_in else preflop.playability(cls)
-        played = eq_called * realise_raise * (pot + added + their_added) - added
-        if not go_all_in:
-            # Part of what goes on raises again; the bot then gives up unless it is strong.
-            width = float((their * preflop.CLASS_SIZE).sum()) / preflop.N_COMBOS
-            again = min(ranges.reraise_width(spot.n, level + 1) / max(keep * width, 1e-9), 0.6)
-            strong = preflop.equity_vs(cls, _top_of(continuing, again)) > 0.5
-            played = (1 - again) * played + again * (played if strong else -added)
-        ev = fold_all * pot + (1 - fold_all) * played
-        action = all_in(spot) if go_all_in else bet_to(spot, target)
-        options.append(Option(ev, action))
-        if notes is not None:
-            notes.fold_chances[action] = fold_all
+    if spot.legal["bet_or_raise"] is not None and not spot.info(raiser).all_in:
+        facing = _Facing(raiser, profile, their, cls, level, callers, in_position)
+        options.append(_reraise(spot, facing, settings, notes))
     return _choose(options, rng, settings, pot, notes)
+
+
+def _call_realisation(spot: Spot, raiser: int, cls: int, in_position: bool) -> float:
+    """The share of its equity a call of ``raiser``'s raise realises: less out of position and
+    with a hand that plays badly after the flop, nearly all of it when little is left behind
+    (a re-raised pot), all of it when the call or the raise is all in."""
+    mine, raiser_info, call = spot.mine, spot.info(raiser), spot.to_call
+    realise = REALISE_CALL[in_position] * preflop.playability(cls)
+    if call >= mine.stack or raiser_info.all_in or raiser_info.stack == 0:
+        return 1.0
+    left = min(mine.stack - call, raiser_info.stack)
+    spr = left / max(spot.pot + call, 1)
+    return realise + (1.0 - realise) * min(max(1.0 - spr / SPR_ALL_IN, 0.0), 1.0)
+
+
+def _reraise(spot: Spot, f: _Facing, settings: Settings, notes: Notes | None) -> Option:
+    """The re-raise and what it is worth: the pot when everyone folds, else the equity
+    against the hands that go on (less, when some of them raise again)."""
+    mine, raiser_info, pot = spot.mine, spot.info(f.raiser), spot.pot
+    target, go_all_in = _reraise_target(spot, f)
+    target_eff = min(target, raiser_info.stack + raiser_info.bet)
+    added = target - mine.bet
+    their_added = max(target_eff - raiser_info.bet, 0)
+    keep, continuing = _continuing(
+        spot, f.their, f.level, their_added / max(pot + added + their_added, 1), go_all_in
+    )
+    if settings.adapt:
+        keep, continuing = _read_keep(spot, f, keep)
+    eq_called = preflop.equity_vs(f.cls, continuing) * RERAISE_PER_CALLER ** f.callers
+    fold_all = (1 - keep) * RERAISE_PER_CALLER ** f.callers
+    realise_raise = 1.0 if go_all_in else REALISE_RERAISE[f.in_position]
+    realise_raise *= 1.0 if go_all_in else preflop.playability(f.cls)
+    played = eq_called * realise_raise * (pot + added + their_added) - added
+    if not go_all_in:
+        played = _raised_again(spot, f, keep, continuing, played, added)
+    ev = fold_all * pot + (1 - fold_all) * played
+    action = all_in(spot) if go_all_in else bet_to(spot, target)
+    if notes is not None:
+        notes.fold_chances[action] = fold_all
+    return Option(ev, action)
+
+
+def _reraise_target(spot: Spot, f: _Facing) -> tuple[float, bool]:
+    """How far to re-raise (``RERAISE_FACTOR`` times the raise, plus one raise per caller), and
+    whether that is all in (a short stack, or a re-raise that commits ``COMMIT_SHARE``)."""
+    facing_to = spot.current_bet
+    factor = FOUR_BET_FACTOR if f.level >= 3 else RERAISE_FACTOR[f.in_position]
+    target: float = facing_to * factor + facing_to * f.callers
+    mine = spot.mine
+    short = spot.effective_stack() <= SHORT_STACK_BB * spot.big_blind
+    go_all_in = short or target >= (mine.stack + mine.bet) * COMMIT_SHARE
+    if go_all_in:
+        target = mine.stack + mine.bet
+    return target, go_all_in
+
+
+def _read_keep(spot: Spot, f: _Facing, keep: float) -> tuple[float, FloatArray]:
+    """The share of the raiser's range that goes on, moved by how often he folds to bets and
+    how many hands he plays, and the top of his range of that share."""
+    typical = prior_for(spot.n)
+    keep *= ((1 - f.profile.fold_to_bet) / (1 - typical.fold_to_bet)) ** 0.5
+    keep *= (f.profile.vpip / typical.vpip) ** KEEP_VPIP_POWER
+    keep = min(max(keep, KEEP_RANGE[0]), KEEP_RANGE[1])
+    return keep, _top_of(f.their, keep)
+
+
+def _raised_again(
+    spot: Spot, f: _Facing, keep: float, continuing: FloatArray, played: float, added: float
+) -> float:
+    """What a re-raise that is not all in is worth when part of what goes on raises again:
+    the bot then gives up (losing what it added) unless it is strong."""
+    width = float((f.their * preflop.CLASS_SIZE).sum()) / preflop.N_COMBOS
+    again = min(
+        ranges.reraise_width(spot.n, f.level + 1) / max(keep * width, 1e-9), MOST_RAISE_AGAIN
+    )
+    strong = preflop.equity_vs(f.cls, _top_of(continuing, again)) > STRONG_AGAINST_RAISE
+    return (1 - again) * played + again * (played if strong else -added)
 
 
 def _continuing(
