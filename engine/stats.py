@@ -235,59 +235,83 @@ def _shown_hands(shown_cards: Mapping[int, tuple[str, ...]], board: list[str]) -
 
 def summarize(hand: PublicHand) -> HandSummary:
     """Count one finished hand for every seat dealt in."""
-    tallies = {seat: Tally(hands=1) for seat in hand.seats}
-    net = dict.fromkeys(hand.seats, 0)
-    won = dict.fromkeys(hand.seats, 0)
-    folded: set[int] = set()
-    preflop = _Preflop(tallies)
-    board: list[str] = []
-    showed: set[int] = set()
-    shown_cards: dict[int, tuple[str, ...]] = {}
+    counting = _Counting(hand)
     for event in hand.events:
+        counting.see(event)
+    return counting.result()
+
+
+class _Counting:
+    """The walk through one hand's public events behind :func:`summarize`."""
+
+    def __init__(self, hand: PublicHand) -> None:
+        self.hand = hand
+        self.tallies = {seat: Tally(hands=1) for seat in hand.seats}
+        self.net = dict.fromkeys(hand.seats, 0)
+        self.won = dict.fromkeys(hand.seats, 0)
+        self.folded: set[int] = set()
+        self.preflop = _Preflop(self.tallies)
+        self.board: list[str] = []
+        self.showed: set[int] = set()
+        self.shown_cards: dict[int, tuple[str, ...]] = {}
+
+    def see(self, event: Mapping[str, Any]) -> None:
         kind, seat = event.get("kind"), event.get("seat")
         amount = int(event.get("amount", 0))
-        if kind in (POST_SMALL_BLIND, POST_BIG_BLIND) and isinstance(seat, int):
-            net[seat] -= amount
-        elif kind == ACTION and isinstance(seat, int):
-            net[seat] -= amount
-            name, street, t = event.get("action"), event.get("street"), tallies[seat]
-            if street == "preflop":
-                preflop.add(seat, str(name))
-            elif street in POSTFLOP:
-                if name in AGGRESSIVE:
-                    t.postflop_aggressive += 1
-                elif name == "call":
-                    t.postflop_calls += 1
-            if name == "fold":
-                folded.add(seat)
-        elif kind == UNCALLED and isinstance(seat, int):
-            net[seat] += amount
-        elif kind == BOARD:
-            if event.get("street") == "flop":
-                for s in hand.seats:
-                    if s not in folded:
-                        tallies[s].flops_seen += 1
-            board.extend(str(c) for c in event.get("cards", ()))
-        elif kind in (SHOW, MUCK) and isinstance(seat, int):
-            showed.add(seat)
+        if kind == BOARD:
+            self._board(event)
+        elif not isinstance(seat, int):
+            return
+        elif kind in (POST_SMALL_BLIND, POST_BIG_BLIND):
+            self.net[seat] -= amount
+        elif kind == ACTION:
+            self.net[seat] -= amount
+            self._action(seat, event.get("action"), event.get("street"))
+        elif kind == UNCALLED:
+            self.net[seat] += amount
+        elif kind in (SHOW, MUCK):
+            self.showed.add(seat)
             if kind == SHOW:
-                shown_cards[seat] = tuple(str(c) for c in event.get("cards", ()))
-        elif kind == AWARD and isinstance(seat, int):
-            net[seat] += amount
-            won[seat] += amount
-    preflop.finish()
-    for seat, t in tallies.items():
-        t.net = net[seat]
-        if won[seat]:
-            t.pots_won, t.biggest_pot = 1, won[seat]
-        if seat in showed:
-            t.showdowns = 1
-            t.showdowns_won = 1 if won[seat] else 0
-    start = dict(zip(hand.seats, hand.stacks, strict=True))
-    return HandSummary(
-        hand.number, sum(won.values()), tuple(s for s in hand.seats if won[s]),
-        _shown_hands(shown_cards, board), tallies, {s: start[s] + net[s] for s in hand.seats},
-    )
+                self.shown_cards[seat] = tuple(str(c) for c in event.get("cards", ()))
+        elif kind == AWARD:
+            self.net[seat] += amount
+            self.won[seat] += amount
+
+    def _action(self, seat: int, name: Any, street: Any) -> None:
+        t = self.tallies[seat]
+        if street == "preflop":
+            self.preflop.add(seat, str(name))
+        elif street in POSTFLOP:
+            if name in AGGRESSIVE:
+                t.postflop_aggressive += 1
+            elif name == "call":
+                t.postflop_calls += 1
+        if name == "fold":
+            self.folded.add(seat)
+
+    def _board(self, event: Mapping[str, Any]) -> None:
+        if event.get("street") == "flop":
+            for s in self.hand.seats:
+                if s not in self.folded:
+                    self.tallies[s].flops_seen += 1
+        self.board.extend(str(c) for c in event.get("cards", ()))
+
+    def result(self) -> HandSummary:
+        hand, net, won = self.hand, self.net, self.won
+        self.preflop.finish()
+        for seat, t in self.tallies.items():
+            t.net = net[seat]
+            if won[seat]:
+                t.pots_won, t.biggest_pot = 1, won[seat]
+            if seat in self.showed:
+                t.showdowns = 1
+                t.showdowns_won = 1 if won[seat] else 0
+        start = dict(zip(hand.seats, hand.stacks, strict=True))
+        return HandSummary(
+            hand.number, sum(won.values()), tuple(s for s in hand.seats if won[s]),
+            _shown_hands(self.shown_cards, self.board), self.tallies,
+            {s: start[s] + net[s] for s in hand.seats},
+        )
 
 
 def total(summaries: Iterable[HandSummary]) -> dict[int, Tally]:
