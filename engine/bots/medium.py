@@ -98,6 +98,11 @@ def noticed_profiles(spot: Spot, past: Sequence[Mapping[str, Any]]) -> ProfileOf
 
 
 # ------------------------------------------------------------------ choosing among options
+# Two options whose values differ by less than this share of the pot are close: the bot may take
+# the second (``Settings.mistakes``).
+CLOSE_EV = 0.08
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     ev: float
@@ -109,7 +114,7 @@ def _choose(
     notes: Notes | None = None,
 ) -> Action:
     ranked = sorted(options, key=lambda o: o.ev, reverse=True)
-    close = len(ranked) > 1 and ranked[1].ev >= ranked[0].ev - 0.08 * pot
+    close = len(ranked) > 1 and ranked[1].ev >= ranked[0].ev - CLOSE_EV * pot
     second = close and rng.random() < settings.mistakes
     if notes is not None:
         notes.weighed([(o.action, o.ev) for o in ranked], second)
@@ -162,58 +167,116 @@ def _steal_factor(
     return float(min(max(odds**0.5, STEAL_RANGE[0]), STEAL_RANGE[1]))
 
 
+# At or under this many big blinds (effective) an unraised pot is pushed or folded.
+PUSH_FOLD_BB = 12
+# The big blind after limps: the top share of hands it pushes when short, and the top share it
+# raises for value (heads-up, and at more players); the raise is to this many big blinds plus
+# one per limper.
+BIG_BLIND_PUSH = 0.15
+BIG_BLIND_VALUE = {True: 0.22, False: 0.12}
+LIMPED_RAISE_BB = 3
+# With limpers in, the pushing range and the opening range shrink to these shares.
+LIMPED_PUSH_SHARE = 0.6
+LIMPED_OPEN_SHARE = 0.55
+# Hands just outside the opening range (up to this multiple of it) are opened this often.
+MIXED_OPEN_MARGIN = 1.15
+MIXED_OPEN_CHANCE = 0.3
+# An open raise: to this many big blinds heads-up or with two players or fewer behind, to the
+# second figure with more (plus one big blind per limper, and half a big blind more against
+# loose players behind, read as a steal factor under LOOSE_STEAL); all in when it would commit
+# this share of the stack.
+OPEN_BB = {True: 2.5, False: 3.0}
+LOOSE_STEAL = 0.85
+LOOSE_EXTRA_BB = 0.5
+OPEN_ALL_IN_SHARE = 0.33
+# The top share of hands noted as premium when opened.
+PREMIUM = 0.05
+# The small blind completes after limps with the top half of hands.
+SMALL_BLIND_COMPLETES = 0.5
+
+
 def _preflop(
     spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: Settings,
     notes: Notes | None = None,
 ) -> Action:
+    """Before the flop: the big blind's option after limps, an open, or facing a raise."""
     cls = preflop.hand_class(spot.hole)
-    pct = float(preflop.PERCENTILE[cls])
-    bb = spot.big_blind
-    stack_bb = spot.effective_stack() / bb
     level = spot.level()
-    behind = spot.behind_preflop(spot.me)
-    acts = spot.street_acts(0)
-    limpers = [a for a in acts if a.kind == "call" and a.level <= 1]
+    if level > 1:
+        return _facing_raise(spot, rng, profile_of, settings, cls, level, notes)
+    pct = float(preflop.PERCENTILE[cls])
+    limpers = [a.seat for a in spot.street_acts(0) if a.kind == "call" and a.level <= 1]
+    if spot.legal["check"]:  # the big blind after limps
+        return _big_blind_option(spot, profile_of, settings, cls, pct, limpers, notes)
+    return _unraised(spot, rng, profile_of, settings, cls, pct, len(limpers), notes)
 
-    if level <= 1:
-        if spot.legal["check"]:  # the big blind after limps
-            if stack_bb <= 12 and pct <= 0.15:
-                return said(notes, "push", all_in(spot))
-            if pct <= (0.22 if spot.n == 2 else 0.12):
-                return said(notes, "value", bet_to(spot, bb * (3 + len(limpers))))
-            if _punish_limpers(spot, profile_of, settings, cls, [a.seat for a in limpers], notes):
-                return said(notes, "punish_limpers", bet_to(spot, bb * (3 + len(limpers))))
-            return said(notes, "free_check", check_or_call(spot))
-        steal = _steal_factor(spot, profile_of, settings, notes)
-        if stack_bb <= 12:
-            width = push_width(spot.n, behind, stack_bb) * steal * (0.6 if limpers else 1.0)
-            if pct <= width:
-                return said(notes, "push", all_in(spot))
-            return said(notes, "fold_weak", fold_or_check(spot))
-        width = ranges.open_width(spot.n, behind) * steal
-        if limpers:
-            width *= 0.55
-        loose = _loose_behind(spot, profile_of, settings, cls) if not limpers else None
-        value_raise = loose is not None and loose[0]
-        if pct <= width or value_raise or (pct <= width * 1.15 and rng.random() < 0.3):
-            size = bb * (2.5 if spot.n == 2 or behind <= 2 else 3.0) + bb * len(limpers)
-            if settings.adapt and steal < 0.85:
-                size += bb * 0.5  # loose players behind: they call anyway, charge them more
-            if notes is not None:
-                chart = ranges.open_width(spot.n, behind) * (0.55 if limpers else 1.0)
-                notes.motive = (
-                    "premium" if pct <= 0.05 else "open" if pct <= chart or value_raise
-                    else "steal"
-                )
-            if size >= spot.mine.stack * 0.33:
-                return all_in(spot)
-            return bet_to(spot, size)
-        if limpers and spot.distance_from_button(spot.me) == 1 and pct <= 0.5:
-            return said(notes, "limp", check_or_call(spot))  # complete the small blind
-        if loose is not None and loose[1]:
-            return said(notes, "limp", check_or_call(spot))  # loose players pay off later
+
+def _big_blind_option(
+    spot: Spot, profile_of: ProfileOf, settings: Settings, cls: int, pct: float,
+    limpers: list[int], notes: Notes | None,
+) -> Action:
+    """The big blind after limps: push when short, raise for value or to punish loose
+    limpers, else check for free."""
+    bb = spot.big_blind
+    if spot.effective_stack() / bb <= PUSH_FOLD_BB and pct <= BIG_BLIND_PUSH:
+        return said(notes, "push", all_in(spot))
+    if pct <= BIG_BLIND_VALUE[spot.n == 2]:
+        return said(notes, "value", bet_to(spot, bb * (LIMPED_RAISE_BB + len(limpers))))
+    if _punish_limpers(spot, profile_of, settings, cls, limpers, notes):
+        return said(notes, "punish_limpers", bet_to(spot, bb * (LIMPED_RAISE_BB + len(limpers))))
+    return said(notes, "free_check", check_or_call(spot))
+
+
+def _unraised(
+    spot: Spot, rng: random.Random, profile_of: ProfileOf, settings: Settings, cls: int,
+    pct: float, limpers: int, notes: Notes | None,
+) -> Action:
+    """Nobody has raised: push or fold when short, else open the chart's share of hands for
+    the seat (wider against players who give up), limp, or fold."""
+    stack_bb = spot.effective_stack() / spot.big_blind
+    behind = spot.behind_preflop(spot.me)
+    steal = _steal_factor(spot, profile_of, settings, notes)
+    if stack_bb <= PUSH_FOLD_BB:
+        width = push_width(spot.n, behind, stack_bb) * steal * (
+            LIMPED_PUSH_SHARE if limpers else 1.0
+        )
+        if pct <= width:
+            return said(notes, "push", all_in(spot))
         return said(notes, "fold_weak", fold_or_check(spot))
-    return _facing_raise(spot, rng, profile_of, settings, cls, level, notes)
+    width = ranges.open_width(spot.n, behind) * steal
+    if limpers:
+        width *= LIMPED_OPEN_SHARE
+    loose = _loose_behind(spot, profile_of, settings, cls) if not limpers else None
+    value_raise = loose is not None and loose[0]
+    if pct <= width or value_raise or (
+        pct <= width * MIXED_OPEN_MARGIN and rng.random() < MIXED_OPEN_CHANCE
+    ):
+        return _open(spot, settings, pct, limpers, steal, value_raise, notes)
+    if limpers and spot.distance_from_button(spot.me) == 1 and pct <= SMALL_BLIND_COMPLETES:
+        return said(notes, "limp", check_or_call(spot))  # complete the small blind
+    if loose is not None and loose[1]:
+        return said(notes, "limp", check_or_call(spot))  # loose players pay off later
+    return said(notes, "fold_weak", fold_or_check(spot))
+
+
+def _open(
+    spot: Spot, settings: Settings, pct: float, limpers: int, steal: float, value_raise: bool,
+    notes: Notes | None,
+) -> Action:
+    """The open raise (``OPEN_BB``), noted as a premium hand, an open of the chart or a steal."""
+    bb = spot.big_blind
+    behind = spot.behind_preflop(spot.me)
+    size = bb * OPEN_BB[spot.n == 2 or behind <= 2] + bb * limpers
+    if settings.adapt and steal < LOOSE_STEAL:
+        size += bb * LOOSE_EXTRA_BB  # loose players behind: they call anyway, charge them more
+    if notes is not None:
+        chart = ranges.open_width(spot.n, behind) * (LIMPED_OPEN_SHARE if limpers else 1.0)
+        notes.motive = (
+            "premium" if pct <= PREMIUM else "open" if pct <= chart or value_raise else "steal"
+        )
+    if size >= spot.mine.stack * OPEN_ALL_IN_SHARE:
+        return all_in(spot)
+    return bet_to(spot, size)
 
 
 def _punish_limpers(
