@@ -131,14 +131,35 @@ def _choose(
 # those opens (at the six-seat pool tables, folds of hands medium opened, against fish and
 # min-raisers behind, cost hard 9 bb/100: benchmarks/bots_diverge.py, benchmarks/README.md).
 STEAL_RANGE = (1.0, 2.0)
+# A player behind folds to an open 1 - FOLDS_PER_VPIP times his VPIP, within FOLDS_RANGE.
+FOLDS_PER_VPIP = 1.15
+FOLDS_RANGE = (0.05, 0.95)
+# Players who play at least LOOSE_VPIP times a typical player's hands are loose. Against loose
+# limpers the big blind raises with this much equity against their range (more per extra
+# limper); on the button before loose players, it raises or limps with these.
+LOOSE_VPIP = 1.2
+PUNISH_EQUITY = 0.52
+LOOSE_RAISE_EQUITY = 0.48
+LOOSE_LIMP_EQUITY = 0.38
+EQUITY_PER_EXTRA_PLAYER = 0.05
 # How much a raiser's VPIP read moves the share of his range that goes on against a re-raise.
 KEEP_VPIP_POWER = 0.3
+# The share of hands pushed at 10 big blinds, by players still to act behind (heads-up: the
+# first figure; more than five behind: the last); shorter stacks push wider, deeper ones
+# narrower, as 10 big blinds over the stack to the power PUSH_DEPTH_POWER, within PUSH_RANGE.
+HEADS_UP_PUSH = 0.72
 PUSH_BASE = {1: 0.55, 2: 0.36, 3: 0.27, 4: 0.21, 5: 0.17}
+PUSH_MANY_BEHIND = 0.15
+PUSH_DEPTH_BB = 10.0
+PUSH_DEPTH_POWER = 0.6
+PUSH_RANGE = (0.04, 1.0)
 
 
 def push_width(players: int, behind: int, stack_bb: float) -> float:
-    base = 0.72 if players == 2 else PUSH_BASE.get(behind, 0.15)
-    return float(min(max(base * (10.0 / max(stack_bb, 1.0)) ** 0.6, 0.04), 1.0))
+    """The share of hands to push all in with ``stack_bb`` big blinds, ``behind`` to act."""
+    base = HEADS_UP_PUSH if players == 2 else PUSH_BASE.get(behind, PUSH_MANY_BEHIND)
+    width = base * (PUSH_DEPTH_BB / max(stack_bb, 1.0)) ** PUSH_DEPTH_POWER
+    return float(min(max(width, PUSH_RANGE[0]), PUSH_RANGE[1]))
 
 
 def _steal_factor(
@@ -159,7 +180,7 @@ def _steal_factor(
         _read(notes, seat, "vpip", profile_of(seat))
 
     def folds(vpip: float) -> float:
-        return float(min(max(1.0 - 1.15 * vpip, 0.05), 0.95))
+        return float(min(max(1.0 - FOLDS_PER_VPIP * vpip, FOLDS_RANGE[0]), FOLDS_RANGE[1]))
 
     model = float(np.prod([folds(profile_of(s).vpip) for s in behind]))
     usual = folds(typical.vpip) ** len(behind)
@@ -291,10 +312,10 @@ def _punish_limpers(
     tightest = min(profile_of(s).vpip for s in limpers)
     for seat in limpers:
         _read(notes, seat, "vpip", profile_of(seat))
-    if tightest < prior_for(spot.n).vpip * 1.2:
+    if tightest < prior_for(spot.n).vpip * LOOSE_VPIP:
         return False
     eq = preflop.equity_vs(cls, preflop.top(min(tightest, 1.0))) * preflop.playability(cls)
-    return eq >= 0.52 + 0.05 * (len(limpers) - 1)
+    return eq >= PUNISH_EQUITY + EQUITY_PER_EXTRA_PLAYER * (len(limpers) - 1)
 
 
 def _loose_behind(
@@ -315,11 +336,11 @@ def _loose_behind(
     if not behind or len(behind) > 2:
         return None
     loosest = max(profile_of(s).vpip for s in behind)
-    if loosest < prior_for(spot.n).vpip * 1.2:
+    if loosest < prior_for(spot.n).vpip * LOOSE_VPIP:
         return None
     eq = preflop.equity_vs(cls, preflop.top(min(loosest, 1.0))) * preflop.playability(cls)
-    extra = 0.05 * (len(behind) - 1)
-    return eq >= 0.48 + extra, eq >= 0.38 + extra
+    extra = EQUITY_PER_EXTRA_PLAYER * (len(behind) - 1)
+    return eq >= LOOSE_RAISE_EQUITY + extra, eq >= LOOSE_LIMP_EQUITY + extra
 
 
 # Share of its heads-up equity against the raiser a hand keeps for each player who called the
@@ -486,21 +507,38 @@ def _raised_again(
     return (1 - again) * played + again * (played if strong else -added)
 
 
+# A deep all in re-raise (more than SHORT_STACK_BB behind) shows only this top share of hands.
+DEEP_SHOVE_SHOWS = 0.06
+# The raiser realises this share of his equity against a re-raise that is not all in, and
+# decides softly: a hand this much equity short of the price still goes on about a quarter of
+# the time (the width of a logistic step).
+RAISER_REALISES = 0.85
+GO_ON_SOFTNESS = 0.03
+# People defend more than the sums say against re-raises: at least this share of their range
+# goes on against an all in, a three-bet, and a four-bet or more.
+LEAST_AGAINST_SHOVE = 0.35
+LEAST_AGAINST_THREE_BET = 0.5
+LEAST_AGAINST_MORE = 0.45
+
+
 def _continuing(
     spot: Spot, their: FloatArray, level: int, price: float, shove: bool
 ) -> tuple[float, FloatArray]:
     """Which of the raiser's hands go on against a re-raise: those whose equity against the
     range the re-raise shows pays the price. Returns (share kept, the classes kept)."""
-    width = 0.06 if shove and spot.effective_stack() > 25 * spot.big_blind else 1.0
+    deep = shove and spot.effective_stack() > SHORT_STACK_BB * spot.big_blind
+    width = DEEP_SHOVE_SHOWS if deep else 1.0
     shown = preflop.top(min(ranges.reraise_width(spot.n, level), width))
     mass = shown * preflop.CLASS_SIZE
     equities = preflop.MATRIX @ mass / max(float(mass.sum()), 1e-9)
-    realise = 1.0 if shove else 0.85
-    go_on = their / (1.0 + np.exp(-(equities * realise - price) / 0.03))
+    realise = 1.0 if shove else RAISER_REALISES
+    go_on = their / (1.0 + np.exp(-(equities * realise - price) / GO_ON_SOFTNESS))
     total = float((their * preflop.CLASS_SIZE).sum())
     keep = float((go_on * preflop.CLASS_SIZE).sum()) / total if total > 0 else 1.0
-    # People defend more than the sums say against re-raises: about half their range.
-    least = 0.35 if shove else (0.5 if level == 2 else 0.45)
+    if shove:
+        least = LEAST_AGAINST_SHOVE
+    else:
+        least = LEAST_AGAINST_THREE_BET if level == 2 else LEAST_AGAINST_MORE
     if keep < least:
         return least, _top_of(their, least)
     return keep, go_on
