@@ -25,7 +25,11 @@ BOTS = Path(__file__).resolve().parents[2] / "engine" / "bots"
 
 # What a bot may import from the engine: card and action types, the evaluator, equity, and its
 # own package. Not the hand or game state machines (they hold the deck), nor history or views.
-ALLOWED_ENGINE_IMPORTS = {"engine.actions", "engine.cards", "engine.evaluator", "engine.equity"}
+# engine.events: the event vocabulary and the preflop count the reads share with the statistics
+# (no hand, no deck).
+ALLOWED_ENGINE_IMPORTS = {
+    "engine.actions", "engine.cards", "engine.evaluator", "engine.equity", "engine.events",
+}
 
 
 def engine_imports(path: Path) -> set[str]:
