@@ -25,7 +25,7 @@ from engine.actions import Action
 from engine.bots import ranges
 from engine.bots.base import Spot, read_spot
 from engine.bots.combos import COMBOS
-from engine.bots.model import OpponentModel, model_from_past
+from engine.bots.reads import OpponentModel, model_from_past
 from engine.cards import ALL_CARDS, Card, parse_card
 from engine.equity import Range, equity
 from engine.evaluator import Category, evaluate

@@ -62,15 +62,7 @@ def describe(event: Event, hand: Hand) -> str | None:
             return f"Flop: {cards}"
         return f"{event.street.capitalize()}: {cards}   (board {board})"
     if event.kind == ACTION:
-        if event.action == "fold":
-            return f"{who} folds"
-        if event.action == "check":
-            return f"{who} checks"
-        if event.action == "call":
-            return f"{who} calls {chips(event.amount)}{all_in}"
-        if event.action == "bet":
-            return f"{who} bets {chips(event.to)}{all_in}"
-        return f"{who} raises to {chips(event.to)}{all_in}"
+        return _describe_action(event, who, all_in)
     if event.kind == UNCALLED:
         return f"{who} takes back {chips(event.amount)} that nobody called"
     if event.kind == SHOW:
@@ -79,14 +71,30 @@ def describe(event: Event, hand: Hand) -> str | None:
     if event.kind == MUCK:
         return f"{who} cannot win and mucks"
     if event.kind == AWARD:
-        if not event.cards:
-            alone = "everyone else folded" if not hand.shown else "nobody else could win it"
-            return f"{who} wins {chips(event.amount)} from {pot_name(event.pot)} ({alone})"
-        return (
-            f"{who} wins {chips(event.amount)} from {pot_name(event.pot)} "
-            f"with {event.hand}: {cards}"
-        )
+        return _describe_award(event, hand, who, cards)
     return None
+
+
+def _describe_action(event: Event, who: str, all_in: str) -> str:
+    if event.action == "fold":
+        return f"{who} folds"
+    if event.action == "check":
+        return f"{who} checks"
+    if event.action == "call":
+        return f"{who} calls {chips(event.amount)}{all_in}"
+    if event.action == "bet":
+        return f"{who} bets {chips(event.to)}{all_in}"
+    return f"{who} raises to {chips(event.to)}{all_in}"
+
+
+def _describe_award(event: Event, hand: Hand, who: str, cards: str) -> str:
+    if not event.cards:
+        alone = "everyone else folded" if not hand.shown else "nobody else could win it"
+        return f"{who} wins {chips(event.amount)} from {pot_name(event.pot)} ({alone})"
+    return (
+        f"{who} wins {chips(event.amount)} from {pot_name(event.pot)} "
+        f"with {event.hand}: {cards}"
+    )
 
 
 def _board_size(street: str) -> int:

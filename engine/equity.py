@@ -15,15 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.cards import Card
-from engine.evaluator import (
-    FLUSH_BITS,
-    KEY_START,
-    RANK_SHIFT,
-    flush_mask_values,
-    flush_suits,
-    numpy_card_keys,
-    rank_key_values,
-)
+from engine.evaluator import hand_values
 
 __all__ = ["Combo", "Range", "equity"]
 
@@ -87,7 +79,7 @@ def equity(
         [np.broadcast_to(np.array([c.id for c in hole], dtype=np.intp), (trials, 1, 2)), holes],
         axis=1,
     )
-    values = _values(full_board, seats)
+    values = hand_values(full_board, seats)
     best = values.max(axis=1)
     winners = values == best[:, None]
     shares = winners[:, 0] / winners.sum(axis=1)
@@ -165,19 +157,3 @@ def _deal_rest(
     return dealt
 
 
-def _values(board: IntArray, seats: IntArray) -> npt.NDArray[np.int64]:
-    """Hand values, ``(trials, players)``, of each seat's two cards with that trial's board."""
-    card_keys = numpy_card_keys()
-    board_sums = card_keys[board].sum(axis=1) + KEY_START
-    sums = board_sums[:, None] + card_keys[seats].sum(axis=2)
-    values = np.empty(sums.shape, dtype=np.int64)
-    flush = (sums & FLUSH_BITS) != 0
-    plain = ~flush
-    values[plain] = rank_key_values(sums[plain] >> RANK_SHIFT)
-    if flush.any():
-        trial, seat = np.nonzero(flush)
-        seven = np.concatenate([board[trial], seats[trial, seat]], axis=1)
-        suits = flush_suits(sums[trial, seat])
-        bits = np.where((seven & 3) == suits[:, None], 1 << (seven >> 2), 0)
-        values[trial, seat] = flush_mask_values(bits.sum(axis=1))
-    return values

@@ -43,6 +43,7 @@ __all__ = [
     "evaluate",
     "flush_mask_values",
     "flush_suits",
+    "hand_values",
     "numpy_card_keys",
     "rank_ids",
     "rank_key_values",
@@ -398,10 +399,44 @@ def flush_suits(key_sums: Int64Array) -> npt.NDArray[np.intp]:
     return suits
 
 
+def hand_values(board: npt.ArrayLike, holes: npt.ArrayLike | None = None) -> Int64Array:
+    """Values of many hands at once, each equal to :func:`rank_ids` of its cards (no checks:
+    :func:`rank_many` checks its input). Every hand holds 5 to 7 distinct card ids.
+
+    - ``holes`` ``None``: ``board`` is an ``(n, k)`` array of whole hands; values ``(n,)``.
+    - ``holes`` ``(m, h)``: the same ``m`` hole-card sets with every row of ``board``
+      ``(n, b)``; values ``(n, m)`` (every board that can still come against known hands).
+    - ``holes`` ``(n, m, h)``: row ``i``'s own ``m`` hole-card sets with row ``i`` of ``board``;
+      values ``(n, m)`` (each trial's board with the hands dealt in that trial).
+
+    The key sums of the board and of each hole-card set are added, so a board shared by many
+    hands is summed once.
+    """
+    boards = np.asarray(board, dtype=np.intp)
+    if holes is None:
+        return hand_values(boards, np.empty((1, 0), dtype=np.intp))[:, 0]
+    hole_sets = np.asarray(holes, dtype=np.intp)
+    keys = numpy_card_keys()
+    sums = (keys[boards].sum(axis=1) + KEY_START)[:, None] + keys[hole_sets].sum(axis=-1)
+    values = np.empty(sums.shape, dtype=np.int64)
+    flush = (sums & FLUSH_BITS) != 0
+    plain = ~flush
+    values[plain] = rank_key_values(sums[plain] >> RANK_SHIFT)
+    if flush.any():
+        row, hand = np.nonzero(flush)
+        own = hole_sets[hand] if hole_sets.ndim == 2 else hole_sets[row, hand]
+        cards = np.concatenate([boards[row], own], axis=1)
+        suits = flush_suits(sums[row, hand])
+        bits = np.where((cards & 3) == suits[:, None], 1 << (cards >> 2), 0)
+        values[row, hand] = flush_mask_values(bits.sum(axis=1))
+    return values
+
+
 def rank_many(ids: npt.ArrayLike) -> Int64Array:
     """Values of many hands at once: ``ids`` is an ``(n, k)`` array of card ids, 5 <= k <= 7.
 
-    Gives ``rank_ids(row)`` for every row.
+    Gives ``rank_ids(row)`` for every row; refuses a malformed array (:func:`hand_values`
+    takes trusted input without these checks).
     """
     hands = np.asarray(ids, dtype=np.intp)
     if hands.ndim != 2 or not 5 <= hands.shape[1] <= 7:
@@ -411,14 +446,4 @@ def rank_many(ids: npt.ArrayLike) -> Int64Array:
     ordered = np.sort(hands, axis=1)
     if np.any(ordered[:, 1:] == ordered[:, :-1]):
         raise ValueError("a hand holds the same card twice")
-    sums = numpy_card_keys()[hands].sum(axis=1) + KEY_START
-    out = np.empty(len(hands), dtype=np.int64)
-    flush = (sums & FLUSH_BITS) != 0
-    plain = ~flush
-    out[plain] = rank_key_values(sums[plain] >> RANK_SHIFT)
-    if flush.any():
-        flushed = hands[flush]
-        suits = flush_suits(sums[flush])
-        bits = np.where((flushed & 3) == suits[:, None], 1 << (flushed >> 2), 0)
-        out[flush] = flush_mask_values(bits.sum(axis=1))
-    return out
+    return hand_values(hands)

@@ -6,7 +6,7 @@ Events marked private (hole cards, burns, mucked cards) are filtered per viewer 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 # Event kinds.
@@ -21,6 +21,11 @@ SHOW = "show"
 MUCK = "muck"
 AWARD = "award"
 HAND_END = "hand_end"
+
+# Action names (the ``action`` of an ``action`` event) that put chips in by choice, and those
+# that bet or raise.
+VOLUNTARY = frozenset({"call", "bet", "raise"})
+AGGRESSIVE = frozenset({"bet", "raise"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,3 +88,30 @@ class Event:
             pot=data.get("pot", -1),
             hand=data.get("hand", ""),
         )
+
+
+@dataclass(slots=True)
+class PreflopCount:
+    """One hand's preflop actions counted as they come, the part of preflop behaviour the
+    players' statistics (:mod:`engine.stats`) and the computer players' reads
+    (:mod:`engine.bots.reads`) share: who put chips in by choice (VPIP: a call, bet or raise;
+    posting a blind is no choice), who raised (PFR), how many bets and raises were made so far
+    (the blinds are not counted) and who made the first of them (the opener).
+
+    Read ``raises`` and ``opener`` before :meth:`add`-ing an action to know what it faced.
+    """
+
+    raises: int = 0
+    opener: int | None = None
+    voluntary: set[int] = field(default_factory=set)
+    raised: set[int] = field(default_factory=set)
+
+    def add(self, seat: int, action: str) -> None:
+        """Count the preflop ``action`` (an action event's name) of ``seat``."""
+        if action in VOLUNTARY:
+            self.voluntary.add(seat)
+        if action in AGGRESSIVE:
+            self.raised.add(seat)
+            self.raises += 1
+            if self.opener is None:
+                self.opener = seat

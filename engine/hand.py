@@ -315,6 +315,19 @@ class Hand:
 
     def check_action(self, seat: int, kind: ActionKind | str, amount: object = None) -> Action:
         """Validate an action without applying it; returns it in normal form."""
+        i = self._check_turn(seat)
+        kind = _action_kind(kind)
+        legal = self._legal
+        assert legal is not None
+        if kind in (ActionKind.BET, ActionKind.RAISE):
+            return self._check_bet_or_raise(seat, kind, _whole_chips(amount), legal)
+        if amount is not None and kind != ActionKind.ALL_IN:
+            raise ActionError("bad_amount", f"A {kind.value} takes no amount.")
+        self._check_without_amount(i, kind, legal)
+        return Action(seat, kind)
+
+    def _check_turn(self, seat: int) -> int:
+        """The index of ``seat`` if it is that seat's turn in a running hand."""
         if self.finished:
             raise ActionError("hand_over", "This hand is over.")
         if isinstance(seat, bool) or not isinstance(seat, int):
@@ -323,43 +336,25 @@ class Hand:
         if i != self.to_act:
             waiting = self.seat_to_act
             raise ActionError("not_your_turn", f"It is not your turn: seat {waiting} is to act.")
-        try:
-            if not isinstance(kind, ActionKind):
-                kind = ActionKind(kind)
-        except ValueError:
-            raise ActionError(
-                "unknown_action",
-                f"{kind!r} is not an action: fold, check, call, bet, raise or all_in.",
-            ) from None
-        legal = self._legal
-        assert legal is not None
-        if kind in (ActionKind.BET, ActionKind.RAISE):
-            to = _whole_chips(amount)
-        elif amount is not None and kind != ActionKind.ALL_IN:
-            raise ActionError("bad_amount", f"A {kind.value} takes no amount.")
-        else:
-            to = None
+        return i
 
-        if kind == ActionKind.FOLD:
-            return Action(seat, kind)
-        if kind == ActionKind.CHECK:
-            if not legal.can_check:
-                raise ActionError(
-                    "cannot_check", f"You cannot check: it costs {legal.call} to call."
-                )
-            return Action(seat, kind)
-        if kind == ActionKind.CALL:
-            if legal.can_check:
-                raise ActionError("nothing_to_call", "There is nothing to call: you can check.")
-            return Action(seat, kind)
+    def _check_without_amount(self, i: int, kind: ActionKind, legal: LegalActions) -> None:
+        """A fold, check, call or all in by the player at index ``i``: refused when illegal."""
+        if kind == ActionKind.CHECK and not legal.can_check:
+            raise ActionError("cannot_check", f"You cannot check: it costs {legal.call} to call.")
+        if kind == ActionKind.CALL and legal.can_check:
+            raise ActionError("nothing_to_call", "There is nothing to call: you can check.")
         if kind == ActionKind.ALL_IN:
             if legal.bet_or_raise is None and legal.all_in_to > self.bet[i] + legal.call:
                 raise ActionError("raise_not_allowed", legal.reason)
             if legal.all_in_to == self.bet[i]:
                 raise ActionError("no_chips", "You have no chips left to put in.")
-            return Action(seat, kind)
-        # Bet or raise.
-        assert to is not None
+
+    def _check_bet_or_raise(
+        self, seat: int, kind: ActionKind, to: int, legal: LegalActions
+    ) -> Action:
+        """A bet or raise to ``to``: refused when the other one is due, not allowed, or
+        outside the legal sizes."""
         if kind == ActionKind.BET and self.current_bet > 0:
             raise ActionError(
                 "bet_not_allowed", f"There is already a bet of {self.current_bet}: raise instead."
@@ -591,6 +586,19 @@ class Hand:
         """Pots from the chips of finished rounds (bets of the running round not included)."""
         collected = [t - b for t, b in zip(self.total, self.bet, strict=True)]
         return build_pots(collected, self.folded)
+
+
+def _action_kind(kind: ActionKind | str) -> ActionKind:
+    """``kind`` as an action kind, or refused with the list of actions."""
+    if isinstance(kind, ActionKind):
+        return kind
+    try:
+        return ActionKind(kind)
+    except ValueError:
+        raise ActionError(
+            "unknown_action",
+            f"{kind!r} is not an action: fold, check, call, bet, raise or all_in.",
+        ) from None
 
 
 def _whole_chips(amount: object) -> int:

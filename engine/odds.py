@@ -35,15 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.cards import Card, CardError, parse_cards
-from engine.evaluator import (
-    FLUSH_BITS,
-    KEY_START,
-    RANK_SHIFT,
-    flush_mask_values,
-    flush_suits,
-    numpy_card_keys,
-    rank_key_values,
-)
+from engine.evaluator import hand_values
 
 __all__ = [
     "EXACT",
@@ -113,29 +105,11 @@ def _combination_table(pool_size: int, k: int) -> IntArray:
     return table
 
 
-def _values(boards: IntArray, holes: IntArray) -> npt.NDArray[np.int64]:
-    """Hand values ``(boards, hands)`` of each hand's two cards with each full board."""
-    keys = numpy_card_keys()
-    board_sums = keys[boards].sum(axis=1) + KEY_START
-    sums = board_sums[:, None] + keys[holes].sum(axis=1)[None, :]
-    values = np.empty(sums.shape, dtype=np.int64)
-    flush = (sums & FLUSH_BITS) != 0
-    plain = ~flush
-    values[plain] = rank_key_values(sums[plain] >> RANK_SHIFT)
-    if flush.any():
-        row, hand = np.nonzero(flush)
-        seven = np.concatenate([boards[row], holes[hand]], axis=1)
-        suits = flush_suits(sums[row, hand])
-        bits = np.where((seven & 3) == suits[:, None], 1 << (seven >> 2), 0)
-        values[row, hand] = flush_mask_values(bits.sum(axis=1))
-    return values
-
-
 def _tally(
     boards: IntArray, holes: IntArray
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]:
     """Boards won alone, boards tied for the best, and pots won (a split shared), per hand."""
-    values = _values(boards, holes)
+    values = hand_values(boards, holes)
     best = values == values.max(axis=1)[:, None]
     count = best.sum(axis=1)
     alone = count == 1

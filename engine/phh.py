@@ -37,7 +37,7 @@ from typing import Any
 from engine.actions import ActionError, ActionKind
 from engine.cards import ALL_CARDS, Card, CardError, parse_card
 from engine.evaluator import evaluate
-from engine.events import ACTION, BOARD, DEAL_HOLE, MUCK, SHOW
+from engine.events import ACTION, BOARD, DEAL_HOLE, MUCK, SHOW, Event
 from engine.hand import Hand, HandSettings
 
 VARIANT = "NT"
@@ -81,26 +81,7 @@ def to_phh(
     n = hand.n
     s = hand.settings
 
-    actions: list[str] = []
-    for event in hand.events:
-        seat = event.seat
-        if event.kind == DEAL_HOLE and seat is not None:
-            cards = event.cards if viewer is None or seat == viewer else (UNKNOWN,) * 2
-            actions.append(f"d dh {label[seat]} {''.join(cards)}")
-        elif event.kind == BOARD:
-            actions.append(f"d db {''.join(event.cards)}")
-        elif event.kind == ACTION and seat is not None:
-            if event.action == "fold":
-                actions.append(f"{label[seat]} f")
-            elif event.action in ("check", "call"):
-                actions.append(f"{label[seat]} cc")
-            else:  # bet or raise, including all ins that bet or raise
-                actions.append(f"{label[seat]} cbr {event.to}")
-        elif event.kind == SHOW and seat is not None:
-            actions.append(f"{label[seat]} sm {''.join(event.cards)}")
-        elif event.kind == MUCK and seat is not None:
-            actions.append(f"{label[seat]} sm")
-
+    actions = [a for e in hand.events if (a := _phh_action(e, label, viewer)) is not None]
     fields: dict[str, object] = {
         "variant": VARIANT,
         "antes": [0] * n,
@@ -133,6 +114,30 @@ def to_phh(
         else:
             lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
     return "\n".join(lines) + "\n"
+
+
+def _phh_action(event: Event, label: Mapping[int, str], viewer: int | None) -> str | None:
+    """The PHH action line of one event (``label``: each seat's PHH player), or None for an
+    event PHH does not write; hole cards that ``viewer`` may not see are ``????``."""
+    seat = event.seat
+    if event.kind == BOARD:
+        return f"d db {''.join(event.cards)}"
+    if seat is None:
+        return None
+    if event.kind == DEAL_HOLE:
+        cards = event.cards if viewer is None or seat == viewer else (UNKNOWN,) * 2
+        return f"d dh {label[seat]} {''.join(cards)}"
+    if event.kind == ACTION:
+        if event.action == "fold":
+            return f"{label[seat]} f"
+        if event.action in ("check", "call"):
+            return f"{label[seat]} cc"
+        return f"{label[seat]} cbr {event.to}"  # bet or raise, including all ins that do
+    if event.kind == SHOW:
+        return f"{label[seat]} sm {''.join(event.cards)}"
+    if event.kind == MUCK:
+        return f"{label[seat]} sm"
+    return None
 
 
 def _toml_key(key: str) -> str:

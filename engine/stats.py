@@ -13,9 +13,11 @@ Definitions (the How to play page says the same in words):
 - **PFR**: hands where the player raised preflop. Sample: hands.
 - **three-bet**: preflop, facing exactly one raise made by someone else, the player raised
   again. Sample: the hands where they acted facing exactly one raise.
-- **fold to three-bet**: the player made the first preflop raise, someone raised again, and the
-  player's next action was a fold. Sample: the hands where they made the first raise and were
-  raised again before acting once more.
+- **fold to three-bet**: a fold to exactly the three-bet, as poker trackers count it: the
+  player made the first preflop raise, someone else raised again (the three-bet), nobody raised
+  after that, and the player's next action was a fold. A fold after a further raise (a four-bet
+  by a third player) is not counted, and that hand is not in the sample. Sample: the hands where
+  the player acted again facing exactly the three-bet.
 - **aggression factor**: bets and raises divided by calls, on the flop, turn and river. Sample:
   those bets, raises and calls (no calls: no factor).
 - **went to showdown**: of the hands where the player saw the flop (was still in when it was
@@ -30,7 +32,7 @@ Definitions (the How to play page says the same in words):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
@@ -38,6 +40,7 @@ from engine.cards import parse_cards
 from engine.evaluator import evaluate
 from engine.events import (
     ACTION,
+    AGGRESSIVE,
     AWARD,
     BOARD,
     MUCK,
@@ -45,12 +48,11 @@ from engine.events import (
     POST_SMALL_BLIND,
     SHOW,
     UNCALLED,
+    PreflopCount,
 )
 from engine.hand import Hand
 from engine.views import visible_events
 
-VOLUNTARY = frozenset({"call", "bet", "raise"})
-AGGRESSIVE = frozenset({"bet", "raise"})
 POSTFLOP = frozenset({"flop", "turn", "river"})
 
 
@@ -187,87 +189,129 @@ class HandSummary:
     after: dict[int, int] = field(default_factory=dict)
 
 
-def summarize(hand: PublicHand) -> HandSummary:
-    """Count one finished hand for every seat dealt in."""
-    tallies = {seat: Tally(hands=1) for seat in hand.seats}
-    net = dict.fromkeys(hand.seats, 0)
-    won = dict.fromkeys(hand.seats, 0)
-    folded: set[int] = set()
-    raises = 0  # preflop bets and raises so far (the big blind is the first bet)
-    opener: int | None = None
-    opener_faces_three_bet = False
-    board: list[str] = []
-    showed: set[int] = set()
-    shown: list[Shown] = []
-    shown_cards: dict[int, tuple[str, ...]] = {}
-    for event in hand.events:
-        kind, seat = event.get("kind"), event.get("seat")
-        amount = int(event.get("amount", 0))
-        if kind in (POST_SMALL_BLIND, POST_BIG_BLIND) and isinstance(seat, int):
-            net[seat] -= amount
-        elif kind == ACTION and isinstance(seat, int):
-            net[seat] -= amount
-            name, street, t = event.get("action"), event.get("street"), tallies[seat]
-            if street == "preflop":
-                if seat != opener and raises == 1:
-                    t.three_bet_chances = 1  # once a hand, however often they act
-                    if name in AGGRESSIVE:
-                        t.three_bets = 1
-                if seat == opener and opener_faces_three_bet:
-                    t.fold_to_three_bet_chances = 1
-                    if name == "fold":
-                        t.folds_to_three_bet = 1
-                    opener_faces_three_bet = False
-                if name in VOLUNTARY:
-                    t.vpip = 1
-                if name in AGGRESSIVE:
-                    t.pfr = 1
-                    raises += 1
-                    if raises == 1:
-                        opener = seat
-                    elif raises == 2 and opener is not None and seat != opener:
-                        opener_faces_three_bet = True
-                    else:
-                        opener_faces_three_bet = False
-            elif street in POSTFLOP:
-                if name in AGGRESSIVE:
-                    t.postflop_aggressive += 1
-                elif name == "call":
-                    t.postflop_calls += 1
+class _Preflop:
+    """The preflop figures of one hand as its actions come: VPIP and PFR from the count the
+    computer players' reads share (:class:`engine.events.PreflopCount`), three-bets, and folds
+    to exactly the three-bet."""
+
+    def __init__(self, tallies: dict[int, Tally]) -> None:
+        self.tallies = tallies
+        self.count = PreflopCount()
+        # the opener's next action faces exactly the three-bet (no raise after it yet)
+        self.opener_faces_three_bet = False
+
+    def add(self, seat: int, name: str) -> None:
+        t, count = self.tallies[seat], self.count
+        if seat != count.opener and count.raises == 1:
+            t.three_bet_chances = 1  # once a hand, however often they act
+            if name in AGGRESSIVE:
+                t.three_bets = 1
+        if seat == count.opener and self.opener_faces_three_bet:
+            t.fold_to_three_bet_chances = 1
             if name == "fold":
-                folded.add(seat)
-        elif kind == UNCALLED and isinstance(seat, int):
-            net[seat] += amount
-        elif kind == BOARD:
-            if event.get("street") == "flop":
-                for s in hand.seats:
-                    if s not in folded:
-                        tallies[s].flops_seen += 1
-            board.extend(str(c) for c in event.get("cards", ()))
-        elif kind in (SHOW, MUCK) and isinstance(seat, int):
-            showed.add(seat)
-            if kind == SHOW:
-                shown_cards[seat] = tuple(str(c) for c in event.get("cards", ()))
-        elif kind == AWARD and isinstance(seat, int):
-            net[seat] += amount
-            won[seat] += amount
+                t.folds_to_three_bet = 1
+            self.opener_faces_three_bet = False
+        count.add(seat, name)
+        if name in AGGRESSIVE and count.raises > 1:
+            # the three-bet, unless the opener raised himself; a four-bet ends the chance
+            self.opener_faces_three_bet = count.raises == 2 and seat != count.opener
+
+    def finish(self) -> None:
+        for seat, t in self.tallies.items():
+            t.vpip = int(seat in self.count.voluntary)
+            t.pfr = int(seat in self.count.raised)
+
+
+def _shown_hands(shown_cards: Mapping[int, tuple[str, ...]], board: list[str]) -> list[Shown]:
+    """The hands shown at the showdown, each with its best five cards of the board."""
+    shown: list[Shown] = []
     for seat, cards in shown_cards.items():
         if len(cards) + len(board) >= 5:
             value = evaluate(tuple(parse_cards("".join(cards + tuple(board)))))
             shown.append(Shown(seat, cards, tuple(str(c) for c in value.cards),
                                value.name, value.value, value.key))
-    for seat, t in tallies.items():
-        t.net = net[seat]
-        if won[seat]:
-            t.pots_won, t.biggest_pot = 1, won[seat]
-        if seat in showed:
-            t.showdowns = 1
-            t.showdowns_won = 1 if won[seat] else 0
-    start = dict(zip(hand.seats, hand.stacks, strict=True))
-    return HandSummary(
-        hand.number, sum(won.values()), tuple(s for s in hand.seats if won[s]), shown,
-        tallies, {s: start[s] + net[s] for s in hand.seats},
-    )
+    return shown
+
+
+def summarize(hand: PublicHand) -> HandSummary:
+    """Count one finished hand for every seat dealt in."""
+    counting = _Counting(hand)
+    for event in hand.events:
+        counting.see(event)
+    return counting.result()
+
+
+class _Counting:
+    """The walk through one hand's public events behind :func:`summarize`."""
+
+    def __init__(self, hand: PublicHand) -> None:
+        self.hand = hand
+        self.tallies = {seat: Tally(hands=1) for seat in hand.seats}
+        self.net = dict.fromkeys(hand.seats, 0)
+        self.won = dict.fromkeys(hand.seats, 0)
+        self.folded: set[int] = set()
+        self.preflop = _Preflop(self.tallies)
+        self.board: list[str] = []
+        self.showed: set[int] = set()
+        self.shown_cards: dict[int, tuple[str, ...]] = {}
+
+    def see(self, event: Mapping[str, Any]) -> None:
+        kind, seat = event.get("kind"), event.get("seat")
+        amount = int(event.get("amount", 0))
+        if kind == BOARD:
+            self._board(event)
+        elif not isinstance(seat, int):
+            return
+        elif kind in (POST_SMALL_BLIND, POST_BIG_BLIND):
+            self.net[seat] -= amount
+        elif kind == ACTION:
+            self.net[seat] -= amount
+            self._action(seat, event.get("action"), event.get("street"))
+        elif kind == UNCALLED:
+            self.net[seat] += amount
+        elif kind in (SHOW, MUCK):
+            self.showed.add(seat)
+            if kind == SHOW:
+                self.shown_cards[seat] = tuple(str(c) for c in event.get("cards", ()))
+        elif kind == AWARD:
+            self.net[seat] += amount
+            self.won[seat] += amount
+
+    def _action(self, seat: int, name: Any, street: Any) -> None:
+        t = self.tallies[seat]
+        if street == "preflop":
+            self.preflop.add(seat, str(name))
+        elif street in POSTFLOP:
+            if name in AGGRESSIVE:
+                t.postflop_aggressive += 1
+            elif name == "call":
+                t.postflop_calls += 1
+        if name == "fold":
+            self.folded.add(seat)
+
+    def _board(self, event: Mapping[str, Any]) -> None:
+        if event.get("street") == "flop":
+            for s in self.hand.seats:
+                if s not in self.folded:
+                    self.tallies[s].flops_seen += 1
+        self.board.extend(str(c) for c in event.get("cards", ()))
+
+    def result(self) -> HandSummary:
+        hand, net, won = self.hand, self.net, self.won
+        self.preflop.finish()
+        for seat, t in self.tallies.items():
+            t.net = net[seat]
+            if won[seat]:
+                t.pots_won, t.biggest_pot = 1, won[seat]
+            if seat in self.showed:
+                t.showdowns = 1
+                t.showdowns_won = 1 if won[seat] else 0
+        start = dict(zip(hand.seats, hand.stacks, strict=True))
+        return HandSummary(
+            hand.number, sum(won.values()), tuple(s for s in hand.seats if won[s]),
+            _shown_hands(self.shown_cards, self.board), self.tallies,
+            {s: start[s] + net[s] for s in hand.seats},
+        )
 
 
 def total(summaries: Iterable[HandSummary]) -> dict[int, Tally]:
@@ -297,8 +341,3 @@ def summary_from_dict(data: Mapping[str, Any]) -> HandSummary:
         {int(k): int(v) for k, v in data["after"].items()},
     )
 
-
-def best_shown(summaries: Sequence[HandSummary]) -> list[tuple[int, Shown]]:
-    """Every hand shown, best first (hand number, the shown hand)."""
-    found = [(s.number, x) for s in summaries for x in s.shown]
-    return sorted(found, key=lambda item: (-item[1].value, item[0]))

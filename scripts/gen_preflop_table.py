@@ -31,8 +31,8 @@ from engine.bots.combos import (  # noqa: E402
     COMBOS,
     N_CLASSES,
     IntArray,
-    values_of,
 )
+from engine.evaluator import hand_values  # noqa: E402
 
 classes = COMBO_CLASS
 OUT = ROOT / "engine" / "bots" / "preflop_data.py"
@@ -70,10 +70,10 @@ def vs_random(task: tuple[int, int, int]) -> tuple[int, list[float]]:
             keys[:, combo] = 2.0
             cards = np.argpartition(keys, 5 + 2 * opponents, axis=1)[:, : 5 + 2 * opponents]
             board = cards[:, :5]
-            hero = values_of(np.concatenate([board, np.broadcast_to(combo, (n, 2))], axis=1))
+            hero = hand_values(np.concatenate([board, np.broadcast_to(combo, (n, 2))], axis=1))
             others = np.stack(
                 [
-                    values_of(np.concatenate([board, cards[:, 5 + 2 * i : 7 + 2 * i]], axis=1))
+                    hand_values(np.concatenate([board, cards[:, 5 + 2 * i : 7 + 2 * i]], axis=1))
                     for i in range(opponents)
                 ],
                 axis=1,
@@ -96,8 +96,8 @@ def vs_class(task: tuple[int, list[int], int, int]) -> tuple[int, list[tuple[int
         clash = (hero[:, :, None] == villain[:, None, :]).any(axis=(1, 2))
         hero, villain = hero[~clash][:trials], villain[~clash][:trials]
         board = _board(gen, np.concatenate([hero, villain], axis=1))
-        hv = values_of(np.concatenate([board, hero], axis=1))
-        vv = values_of(np.concatenate([board, villain], axis=1))
+        hv = hand_values(np.concatenate([board, hero], axis=1))
+        vv = hand_values(np.concatenate([board, villain], axis=1))
         share = np.where(hv > vv, 1.0, np.where(hv == vv, 0.5, 0.0))
         out.append((b, float(share.mean())))
     return a, out

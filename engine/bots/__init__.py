@@ -32,7 +32,7 @@ from typing import Any
 from engine.actions import Action
 from engine.bots import easy, hard, medium
 from engine.bots.base import Spot, read_spot
-from engine.bots.model import describe, model_from_past
+from engine.bots.reads import describe, model_from_past
 from engine.bots.reasons import Notes, Reason
 
 LEVELS = ("easy", "medium", "hard")

@@ -1,8 +1,8 @@
-"""Two-card combos, the 169 starting-hand classes and vectorised hand values for the bots.
+"""Two-card combos, the 169 starting-hand classes and board strength for the bots.
 
 A combo is a pair of card ids ``a < b`` (``Card.id``, 0..51); the 1,326 of them are indexed in
 the order of :data:`COMBOS`, and a range is a float array over that index. Hand values come
-from the evaluator's own tables (:mod:`engine.evaluator`), so they equal ``rank_ids`` exactly.
+from :func:`engine.evaluator.hand_values`, so they equal ``rank_ids`` exactly.
 """
 
 from __future__ import annotations
@@ -14,15 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.cards import RANKS, parse_card
-from engine.evaluator import (
-    FLUSH_BITS,
-    KEY_START,
-    RANK_SHIFT,
-    flush_mask_values,
-    flush_suits,
-    numpy_card_keys,
-    rank_key_values,
-)
+from engine.evaluator import hand_values
 
 IntArray = npt.NDArray[np.intp]
 FloatArray = npt.NDArray[np.float64]
@@ -90,22 +82,6 @@ def blocked_combos(dead: Sequence[int]) -> BoolArray:
     return blocked
 
 
-def values_of(cards: IntArray) -> npt.NDArray[np.int64]:
-    """Hand values of the rows of an ``(n, 5..7)`` array of distinct card ids (no checks)."""
-    keys = numpy_card_keys()
-    sums = keys[cards].sum(axis=1) + KEY_START
-    out = np.empty(len(cards), dtype=np.int64)
-    flush = (sums & FLUSH_BITS) != 0
-    plain = ~flush
-    out[plain] = rank_key_values(sums[plain] >> RANK_SHIFT)
-    if flush.any():
-        rows = cards[flush]
-        suits = flush_suits(sums[flush])
-        bits = np.where((rows & 3) == suits[:, None], 1 << (rows >> 2), 0)
-        out[flush] = flush_mask_values(bits.sum(axis=1))
-    return out
-
-
 # ------------------------------------------------------------------ draws
 def _straight_windows() -> list[int]:
     windows = [0b11111 << low for low in range(9)]
@@ -147,9 +123,7 @@ def board_strength(board: tuple[int, ...]) -> tuple[FloatArray, BoolArray]:
     """
     blocked = blocked_combos(board)
     live = ~blocked
-    on_board = np.broadcast_to(np.array(board, dtype=np.intp), (int(live.sum()), len(board)))
-    cards = np.concatenate([COMBOS[live], on_board], axis=1)
-    values = values_of(cards)
+    values = hand_values(np.array([board], dtype=np.intp), COMBOS[live])[0]
     ordered = np.sort(values)
     below = np.searchsorted(ordered, values, side="left")
     upto = np.searchsorted(ordered, values, side="right")

@@ -1,6 +1,6 @@
 """The hard computer player: the medium player's method with a profile of every opponent.
 
-The profiles come from the hands of this game the bot has seen (:mod:`engine.bots.model`). The
+The profiles come from the hands of this game the bot has seen (:mod:`engine.bots.reads`). The
 same sums then adapt by themselves: a player who calls too much folds less often in the bot's
 estimate, so thin value bets gain and bluffs lose; a player who folds too much makes steals and
 bluffs pay; an aggressive player's bets hold more bluffs, so the bot calls them down wider.
@@ -15,11 +15,9 @@ from typing import Any
 from engine.actions import Action
 from engine.bots import medium
 from engine.bots.base import Spot
-from engine.bots.model import Profile, model_from_past
+from engine.bots.reads import Profile, model_from_past
 from engine.bots.reasons import Notes
 
-# multiway=False: dealing the preflop equity against each caller's range (engine/bots/multiway.py)
-# measured no better than the fixed discount on the pool yardstick (benchmarks/README.md).
 HARD = medium.Settings(trials=600, adapt=True, mistakes=0.03, fold_belief=0.9, icm=True)
 
 

@@ -11,6 +11,9 @@ short stacks a little too likely to finish high) errs on the side of caution abo
 The place values are ``values[0]`` for first, ``values[1]`` for second, ...; by default each
 place is worth one opponent outlasted (``n - 1, n - 2, ..., 0``): "finishing higher", with every
 step up worth the same, which is how friends read a standing without prizes.
+
+For the computer players: :func:`applies` says when a spot is near enough the end of a game,
+and :func:`need_to_call_all_in` prices a call of an all in in places instead of chips.
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-__all__ = ["call_threshold", "equities", "linear_values"]
+from engine.bots.base import Spot
+
+__all__ = ["applies", "call_threshold", "equities", "linear_values", "need_to_call_all_in"]
 
 
 def linear_values(players: int) -> tuple[float, ...]:
@@ -85,3 +90,44 @@ def call_threshold(stacks: Sequence[int], me: int, villain: int, risk: int,
     if up + down <= 0:
         return 0.5
     return down / (up + down)
+
+
+# ------------------------------------------------------------------ the end of a game
+def applies(spot: Spot) -> bool:
+    """Near the end of a game: three or four players left with short stacks against the blinds
+    (a mean of 25 big blinds or less), or three left at any depth. Heads-up, places and chips
+    agree (two places, one step), so the model is not needed there."""
+    n = spot.n
+    if n < 3 or n > 4:
+        return False
+    mean = sum(s.stack + s.in_pot for s in spot.seats) / n
+    return n == 3 or mean <= 25 * spot.big_blind
+
+
+def need_to_call_all_in(spot: Spot, villain: int) -> float:
+    """The share of the pot the bot needs to call ``villain``'s all in, under Malmuth-Harville
+    over the players still in the game (those out already hold the places below)."""
+    seats = [s.seat for s in spot.seats]
+    me, vi = seats.index(spot.me), seats.index(villain)
+    mine = spot.mine
+    call = min(spot.to_call, mine.stack)
+    theirs = spot.info(villain)
+    # chips of the villain's bet that the bot cannot match go back to him
+    excess = max(theirs.bet - (mine.bet + call), 0)
+    pot = spot.pot - excess
+    behind = [s.stack for s in spot.seats]
+    behind[vi] += excess
+    fold = list(behind)
+    fold[vi] += pot
+    win = list(behind)
+    win[me] += pot
+    lose = list(behind)
+    lose[me] -= call
+    lose[vi] += pot + call
+    values = linear_values(len(seats))
+    v_fold = equities(fold, values)[me]
+    v_win = equities(win, values)[me]
+    v_lose = equities(lose, values)[me]
+    if v_win - v_lose <= 0:
+        return call / max(pot + call, 1)
+    return min(max((v_fold - v_lose) / (v_win - v_lose), 0.0), 1.0)

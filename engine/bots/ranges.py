@@ -20,8 +20,8 @@ import numpy as np
 from engine.bots import preflop
 from engine.bots.base import Act, Spot
 from engine.bots.combos import FloatArray, blocked_combos, board_strength
-from engine.bots.model import WEAK, WEIGHT_SHOWN, Profile, prior_for
 from engine.bots.preflop import open_width as open_width  # re-exported: medium opens from it
+from engine.bots.reads import WEAK, WEIGHT_SHOWN, Profile, prior_for
 
 ProfileOf = Callable[[int], Profile]
 
@@ -64,7 +64,7 @@ def _clip(value: float, bounds: tuple[float, float]) -> float:
 def preflop_classes(spot: Spot, seat: int, profile: Profile) -> FloatArray:
     """Class weights of ``seat``'s likely hands from their preflop actions in this hand.
 
-    Each kind of action is widened by its own read (:mod:`engine.bots.model`): opens by how often
+    Each kind of action is widened by its own read (:mod:`engine.bots.reads`): opens by how often
     the player opened against a typical player in the same seats (``open_ratio``), re-raises by
     that and how often he re-raised when facing a raise (``reraise``), calls of a raise by how
     often he called one against a typical player (``call_ratio``), limps by how many hands he

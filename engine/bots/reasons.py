@@ -74,7 +74,7 @@ SITUATIONS = (
 
 STRENGTHS = ("very_strong", "strong", "fair", "weak")
 
-# The reads a reason may quote, from engine.bots.model.Profile.
+# The reads a reason may quote, from engine.bots.reads.Profile.
 READS = ("vpip", "pfr", "fold_to_bet", "aggression", "reraise", "bet_rate")
 
 

@@ -22,8 +22,8 @@ from engine.bots.combos import (
     FloatArray,
     IntArray,
     blocked_combos,
-    values_of,
 )
+from engine.evaluator import hand_values
 
 _MAX_REDEALS = 30
 
@@ -104,13 +104,9 @@ def deal(
         keys[:, known] = 2.0
         np.put_along_axis(keys, held, 2.0, axis=1)
         full_board[:, len(board) :] = np.argpartition(keys, missing, axis=1)[:, :missing]
-    hero_cards = np.concatenate([full_board, np.broadcast_to(np.array(hero), (n, 2))], axis=1)
-    hero_values = values_of(hero_cards)
-    opp_values = np.empty((n, k), dtype=np.int64)
-    for i in range(k):
-        seven = np.concatenate([full_board, held[:, 2 * i : 2 * i + 2]], axis=1)
-        opp_values[:, i] = values_of(seven)
-    return Deal(hero_values, opp_values, picks)
+    hero_cards = np.broadcast_to(np.array(hero, dtype=np.intp), (n, 1, 2))
+    values = hand_values(full_board, np.concatenate([hero_cards, held.reshape(n, k, 2)], axis=1))
+    return Deal(values[:, 0], values[:, 1:], picks)
 
 
 def uniform_range(dead: Sequence[int] = ()) -> FloatArray:

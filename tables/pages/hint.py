@@ -16,7 +16,7 @@ from django.views.decorators.http import require_safe
 
 from engine.advice import hand_help
 from engine.bots.base import read_spot
-from engine.bots.model import model_from_past
+from engine.bots.reads import model_from_past
 from engine.views import game_view
 from tables import cache
 from tables.pages import views

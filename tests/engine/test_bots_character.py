@@ -13,12 +13,12 @@ import pytest
 from engine.actions import Action, ActionKind
 from engine.bots import decide
 from engine.bots.combos import COMBO_CLASS, COMBO_INDEX, COMBOS, board_strength
-from engine.bots.model import count_hand
+from engine.bots.reads import count_hand
 from engine.cards import ALL_CARDS, parse_cards, shuffled_deck
 from engine.hand import Hand, HandSettings
 from engine.views import hand_view
 from tests.engine.helpers import make_hand, play
-from tests.engine.test_bots_model import history
+from tests.engine.test_bots_reads import history
 
 Spot = tuple[dict[int, str], str, tuple[str, ...]]  # holes, board, actions before the bot's turn
 

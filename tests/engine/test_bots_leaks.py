@@ -19,8 +19,8 @@ from engine.bots import preflop as preflop_table
 from engine.bots.base import Spot as TableSpot
 from engine.bots.base import read_spot
 from engine.bots.combos import board_strength
-from engine.bots.model import Counts, Profile, count_hand, model_from_past, prior_for
 from engine.bots.ranges import apply_act, bet_share, estimate, preflop_classes
+from engine.bots.reads import Counts, Profile, count_hand, model_from_past, prior_for
 from engine.cards import parse_cards
 from engine.views import hand_view
 from tests.engine.helpers import make_hand, play
@@ -34,7 +34,7 @@ from tests.engine.test_bots_character import (
     spots_by_strength,
     text,
 )
-from tests.engine.test_bots_model import history
+from tests.engine.test_bots_reads import history
 
 
 @cache

@@ -1,5 +1,6 @@
-"""Issue 29: the hard player's multiway reads (engine/bots/multiway.py) and the place estimate
-near the end of a game (engine/bots/icm.py, Malmuth-Harville)."""
+"""Issue 29: the hard player's reads of several opponents (each caller's own range, fold
+equity against all of them) and the place estimate near the end of a game (engine/bots/icm.py,
+Malmuth-Harville)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ import random
 import numpy as np
 import pytest
 
-from engine.bots import icm, multiway, preflop, ranges
+from engine.bots import icm, preflop, ranges
 from engine.bots.base import Spot, read_spot
 from engine.bots.combos import board_strength, card_ids
-from engine.bots.model import Counts, Profile, prior_for
+from engine.bots.reads import Counts, Profile, prior_for
 from engine.bots.sim import deal, uniform_range
 from engine.views import hand_view
 from tests.engine.helpers import make_hand, play
@@ -57,11 +58,11 @@ def spot_of(hand_steps: list[str], stacks: dict[int, int], button: int, hole: st
 def test_need_to_call_an_all_in_near_the_end_is_above_the_chip_price() -> None:
     # three players left with 12-15 big blinds: seat 0 shoves, seat 1 (small blind) decides
     spot = spot_of(["0 all_in"], {0: 300, 1: 250, 2: 260}, 0, "AhKd", 1)
-    assert multiway.icm_active(spot)
+    assert icm.applies(spot)
     chip_need = spot.to_call / (spot.pot + spot.to_call)
-    assert multiway.need_to_call_all_in(spot, 0) > chip_need + 0.02
+    assert icm.need_to_call_all_in(spot, 0) > chip_need + 0.02
     heads_up = spot_of(["0 all_in"], {0: 300, 1: 250}, 0, "AhKd", 1)
-    assert not multiway.icm_active(heads_up)
+    assert not icm.applies(heads_up)
 
 
 # ------------------------------------------------------------------ range narrowing
@@ -70,22 +71,19 @@ def six_seat_raise_and_call(hole: str = "7d2c") -> Spot:
     return spot_of(["3 raise 60", "4 call"], dict.fromkeys(range(6), 2000), 0, hole, 5)
 
 
+def caller_range(spot: Spot, seat: int, profile: Profile) -> np.ndarray:
+    """The combo weights the bot gives ``seat`` from their preflop actions and ``profile``."""
+    return preflop.combo_weights(ranges.preflop_classes(spot, seat, profile))
+
+
 def test_a_caller_behind_a_raiser_holds_a_narrow_range() -> None:
     spot = six_seat_raise_and_call()
     typical = Profile.typical(6)
-    caller = multiway.field_ranges(spot, [4], lambda s: typical)[0]
+    caller = caller_range(spot, 4, typical)
     assert caller.sum() / 1326 < 0.35  # far fewer hands than any two cards
     strong = preflop.combo_weights(preflop.top(0.2))
     share_strong = float((caller * strong).sum() / caller.sum())
     assert share_strong > 0.5  # most of it in the top fifth of hands (random: 0.2)
-
-
-def test_field_equity_against_narrowed_ranges_is_below_random_hands() -> None:
-    spot = six_seat_raise_and_call("QhTc")
-    typical = Profile.typical(6)
-    eq = multiway.field_equity(spot, [3, 4], lambda s: typical, random.Random(5), trials=2000)
-    cls = preflop.hand_class(spot.hole)
-    assert eq < float(preflop.VS_RANDOM[cls, 1]) - 0.05
 
 
 def test_a_looser_caller_gets_a_wider_range() -> None:
@@ -94,18 +92,12 @@ def test_a_looser_caller_gets_a_wider_range() -> None:
     # Called 20 of the 30 raises he faced (a typical player in those seats: 4.5 of them).
     loose = Profile.of(Counts(hands=40, vpip=28, pfr=4, call_chances=30, raise_calls=20,
                               call_expected=4.5), prior_for(6))
-    tight_range = multiway.field_ranges(spot, [4], lambda s: typical)[0]
-    loose_range = multiway.field_ranges(spot, [4], lambda s: loose)[0]
+    tight_range = caller_range(spot, 4, typical)
+    loose_range = caller_range(spot, 4, loose)
     assert loose_range.sum() > tight_range.sum() * 1.5
 
 
 # ------------------------------------------------------------------ fold equity
-def test_field_fold_equity_is_the_product() -> None:
-    assert multiway.field_fold_equity([0.5, 0.5, 0.5]) == pytest.approx(0.125)
-    assert multiway.field_fold_equity([0.8, 0.25]) == pytest.approx(0.2)
-    assert multiway.field_fold_equity([]) == 1.0
-
-
 def test_a_bluffs_fold_equity_in_the_bots_sums_is_the_product_over_opponents() -> None:
     """The bot marks, trial by trial, who folds (the weakest part of each range); the trials in
     which nobody calls come to the product of each opponent's fold share."""
@@ -118,7 +110,7 @@ def test_a_bluffs_fold_equity_in_the_bots_sums_is_the_product_over_opponents() -
                        for i, w in enumerate(weights)], axis=1)
     folds = [0.6, 0.5, 0.4]
     everyone_folds = (places < np.array(folds)).all(axis=1).mean()
-    assert everyone_folds == pytest.approx(multiway.field_fold_equity(folds), abs=0.02)
+    assert everyone_folds == pytest.approx(np.prod(folds), abs=0.02)
 
 
 # ------------------------------------------------------------------ opening, players behind

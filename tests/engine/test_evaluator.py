@@ -17,6 +17,7 @@ from engine.evaluator import (
     Category,
     HandValue,
     evaluate,
+    hand_values,
     rank_ids,
     rank_many,
 )
@@ -309,6 +310,28 @@ def test_rank_many_matches_rank_ids() -> None:
     for size in (5, 6, 7):
         hands = [rng.sample(range(52), size) for _ in range(5_000)]
         assert rank_many(np.array(hands)).tolist() == [rank_ids(h) for h in hands]
+
+
+def test_hand_values_of_boards_with_hole_cards_match_rank_ids() -> None:
+    """The three shapes: whole hands; m hole-card sets with every board; each board's own."""
+    rng = random.Random(11)
+    for board_size in (3, 4, 5):
+        deals = [rng.sample(range(52), board_size + 6) for _ in range(2_000)]
+        boards = np.array([d[:board_size] for d in deals])
+        own = np.array([[d[board_size + 2 * i : board_size + 2 * i + 2] for i in range(3)]
+                        for d in deals])
+        got = hand_values(boards, own)
+        assert got.shape == (2_000, 3)
+        assert got.tolist() == [[rank_ids(d[:board_size] + list(h)) for h in hands]
+                                for d, hands in zip(deals, own.tolist(), strict=True)]
+        whole = np.array([d[: board_size + 2] for d in deals])
+        assert hand_values(whole).tolist() == [rank_ids(d[: board_size + 2]) for d in deals]
+    shared = np.array([[0, 1], [50, 51], [12, 25]])  # 2c2d, AhAs, 4s7d... against each board
+    boards = np.array([b for b in (rng.sample(range(2, 50), 5) for _ in range(500))
+                       if not {12, 25} & set(b)])
+    got = hand_values(boards, shared)
+    assert got.tolist() == [[rank_ids([*b, *h]) for h in shared.tolist()]
+                            for b in boards.tolist()]
 
 
 # --- properties -----------------------------------------------------------------------------

@@ -104,3 +104,16 @@ def test_calling_or_folding_to_one_raise_is_a_three_bet_chance_not_taken() -> No
         (0, 0), (1, 0), (1, 0),
     ]
     assert s.tallies[0].fold_to_three_bet_chances == 0
+
+
+def test_fold_to_three_bet_counts_only_a_fold_to_exactly_the_three_bet() -> None:
+    """As trackers count it: a four-bet by a third player before the opener acts again takes
+    the hand out of the sample; a call of the three-bet is a chance not taken."""
+    four_bet = make_hand({0: 1000, 1: 1000, 2: 1000}, button=0)
+    play(four_bet, "0 raise 60", "1 raise 180", "2 raise 500", "0 fold")
+    opener = summarize(PublicHand.of(four_bet)).tallies[0]
+    assert (opener.fold_to_three_bet_chances, opener.folds_to_three_bet) == (0, 0)
+    called = make_hand({0: 1000, 1: 1000, 2: 1000}, button=0)
+    play(called, "0 raise 60", "1 raise 180", "2 fold", "0 call")
+    opener = summarize(PublicHand.of(called)).tallies[0]
+    assert (opener.fold_to_three_bet_chances, opener.folds_to_three_bet) == (1, 0)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from engine.bots import describe_opponents
-from engine.bots.model import (
+from engine.bots.reads import (
     WEIGHT_HANDS,
     Counts,
     Profile,

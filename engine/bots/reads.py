@@ -43,6 +43,7 @@ from typing import Any
 from engine.bots.base import STREET_INDEX
 from engine.bots.combos import COMBO_INDEX, board_strength, card_ids
 from engine.bots.preflop import call_width, open_width
+from engine.events import AGGRESSIVE, VOLUNTARY, PreflopCount
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,130 +208,163 @@ class OpponentModel:
 
 def count_hand(hand: Mapping[str, Any]) -> dict[int, Counts]:
     """The statistics one finished hand adds for each seat dealt in."""
-    seats = [int(p["seat"]) for p in hand["players"]]
-    folded = {int(p["seat"]): bool(p["folded"]) for p in hand["players"]}
-    shown = _shown_combos(hand)
-    big_blind = int(hand.get("big_blind", 0))
-    decided: set[int] = set()
-    vpip: set[int] = set()
-    pfr: set[int] = set()
-    opened: set[int] = set()  # seats whose first preflop action has been counted
-    n = len(seats)
-    button = int(hand.get("button", seats[0]))
-    at_button = seats.index(button) if button in seats else 0
-    start = at_button + (3 if n > 2 else 0)
-    order = [seats[(start + k) % n] for k in range(n)]  # preflop acting order
-    big_blind_seat = hand.get("big_blind_seat")
-    saw_flop = False
-    names = (
-        "aggressive", "calls", "decisions", "faced", "folded", "pre_faced", "pre_reraised",
-        "faced_again", "folded_again", "shown_calls", "shown_weak_calls", "shown_bets",
-        "shown_bluffs", "open_chances", "opens", "call_chances", "raise_calls",
-    )
-    tally = {s: dict.fromkeys(names, 0) for s in seats}
-    expected = dict.fromkeys(seats, 0.0)
-    call_expected = dict.fromkeys(seats, 0.0)
-    raises = 0  # preflop raises so far
-    called_on: dict[int, set[int]] = {s: set() for s in seats}  # postflop streets with a call
-    board: list[int] = []
-    strength_now: Any = None  # every combo's made-hand percentile on the board so far
-    round_bet: dict[int, int] = {}
-    current = 0
-    for e in hand["events"]:
+    counting = _Counting(hand)
+    for event in hand["events"]:
+        counting.see(event)
+    return counting.result()
+
+
+# The per-seat counts of Counts that a hand adds one at a time as its actions come.
+_TALLIED = (
+    "aggressive", "calls", "decisions", "faced", "folded", "pre_faced", "pre_reraised",
+    "faced_again", "folded_again", "shown_calls", "shown_weak_calls", "shown_bets",
+    "shown_bluffs", "open_chances", "opens", "call_chances", "raise_calls",
+)
+
+
+class _Counting:
+    """The walk through one hand's events behind :func:`count_hand`: the betting so far, the
+    shared preflop count (VPIP, PFR: :class:`engine.events.PreflopCount`) and each seat's
+    tallies."""
+
+    def __init__(self, hand: Mapping[str, Any]) -> None:
+        self.hand = hand
+        self.seats = seats = [int(p["seat"]) for p in hand["players"]]
+        self.folded = {int(p["seat"]): bool(p["folded"]) for p in hand["players"]}
+        self.shown = _shown_combos(hand)
+        self.big_blind = int(hand.get("big_blind", 0))
+        self.big_blind_seat = hand.get("big_blind_seat")
+        n = len(seats)
+        button = int(hand.get("button", seats[0]))
+        self.at_button = seats.index(button) if button in seats else 0
+        start = self.at_button + (3 if n > 2 else 0)
+        self.order = [seats[(start + k) % n] for k in range(n)]  # preflop acting order
+        self.preflop = PreflopCount()
+        self.decided: set[int] = set()  # seats with a preflop choice
+        self.opened: set[int] = set()  # seats whose first preflop action has been counted
+        self.saw_flop = False
+        self.tally = {s: dict.fromkeys(_TALLIED, 0) for s in seats}
+        self.open_expected = dict.fromkeys(seats, 0.0)
+        self.call_expected = dict.fromkeys(seats, 0.0)
+        self.called_on: dict[int, set[int]] = {s: set() for s in seats}  # streets with a call
+        self.board: list[int] = []
+        self.strength_now: Any = None  # every combo's made-hand percentile on the board so far
+        self.round_bet: dict[int, int] = {}
+        self.current = 0
+
+    def see(self, e: Mapping[str, Any]) -> None:
         kind = e["kind"]
         if kind == "board":
             if e["street"] == "flop":
-                saw_flop = True
-            board.extend(card_ids(e["cards"]))
-            strength_now = None
-            round_bet = {}
-            current = 0
+                self.saw_flop = True
+            self.board.extend(card_ids(e["cards"]))
+            self.strength_now = None
+            self.round_bet = {}
+            self.current = 0
         elif kind in ("post_sb", "post_bb"):
             seat = int(e["seat"])
-            round_bet[seat] = int(e.get("to", 0))
-            current = max(current, round_bet[seat], big_blind)
+            self.round_bet[seat] = int(e.get("to", 0))
+            self.current = max(self.current, self.round_bet[seat], self.big_blind)
         elif kind == "action":
             seat = int(e["seat"])
-            action = e["action"]
             street = STREET_INDEX[e["street"]]
-            facing = current > round_bet.get(seat, 0)
             if street == 0:
-                if action != "check":
-                    # A big blind's free check after limps is, like a walk, no choice about
-                    # paying to play: it says nothing of how many hands they put chips in with.
-                    decided.add(seat)
-                if action in ("call", "raise", "bet"):
-                    vpip.add(seat)
-                if action in ("raise", "bet"):
-                    pfr.add(seat)
-                if seat in tally and current > big_blind > 0:
-                    tally[seat]["pre_faced"] += 1
-                    if action in ("raise", "bet"):
-                        tally[seat]["pre_reraised"] += 1
-                if seat in tally and seat not in opened:
-                    opened.add(seat)
-                    free = seat == big_blind_seat and current <= round_bet.get(seat, 0)
-                    if current <= big_blind and not free:
-                        tally[seat]["open_chances"] += 1
-                        tally[seat]["opens"] += int(action in ("raise", "bet"))
-                        expected[seat] += open_width(n, n - 1 - order.index(seat))
-                if seat in tally and raises == 1:
-                    distance = (seats.index(seat) - at_button) % n
-                    blind = distance in ((0, 1) if n == 2 else (1, 2))
-                    facing_bb = (current - round_bet.get(seat, 0)) / max(big_blind, 1)
-                    tally[seat]["call_chances"] += 1
-                    tally[seat]["raise_calls"] += int(action == "call")
-                    call_expected[seat] += call_width(n, blind, facing_bb)
-                if action in ("raise", "bet"):
-                    raises += 1
-            elif seat in tally:
-                t = tally[seat]
-                t["decisions"] += 1
-                if action in ("bet", "raise"):
-                    t["aggressive"] += 1
-                elif action == "call":
-                    t["calls"] += 1
-                    called_on[seat].add(street)
-                if facing:
-                    t["faced"] += 1
-                    if action == "fold":
-                        t["folded"] += 1
-                    if any(s < street for s in called_on[seat]):
-                        t["faced_again"] += 1
-                        if action == "fold":
-                            t["folded_again"] += 1
-                combo = shown.get(seat)
-                if combo is not None and action in ("call", "bet", "raise") and len(board) >= 3:
-                    if strength_now is None:
-                        strength_now = board_strength(tuple(board))[0]
-                    weak = float(strength_now[combo]) < WEAK
-                    if action == "call":
-                        t["shown_calls"] += 1
-                        t["shown_weak_calls"] += int(weak)
-                    else:
-                        t["shown_bets"] += 1
-                        t["shown_bluffs"] += int(weak)
+                self._preflop(seat, e["action"])
+            elif seat in self.tally:
+                self._postflop(seat, e["action"], street)
             if "to" in e:
-                round_bet[seat] = int(e["to"])
-                current = max(current, round_bet[seat])
-    still_in = [s for s in seats if not folded[s]]
-    showdown = len(still_in) >= 2
-    out: dict[int, Counts] = {}
-    for seat in seats:
-        t = tally[seat]
-        # A player who folded preflop did not see the flop even if it was dealt.
-        flop = saw_flop and _reached_flop(hand, seat)
-        out[seat] = Counts(
-            hands=1 if seat in decided else 0,
-            vpip=1 if seat in vpip else 0,
-            pfr=1 if seat in pfr else 0,
-            flops=1 if flop else 0,
-            showdowns=1 if flop and showdown and not folded[seat] else 0,
-            open_expected=expected[seat],
-            call_expected=call_expected[seat],
-            **t,
-        )
-    return out
+                self.round_bet[seat] = int(e["to"])
+                self.current = max(self.current, self.round_bet[seat])
+
+    def _preflop(self, seat: int, action: str) -> None:
+        if action != "check":
+            # A big blind's free check after limps is, like a walk, no choice about paying to
+            # play: it says nothing of how many hands they put chips in with.
+            self.decided.add(seat)
+        if seat in self.tally:
+            t = self.tally[seat]
+            if self.current > self.big_blind > 0:
+                t["pre_faced"] += 1
+                t["pre_reraised"] += int(action in AGGRESSIVE)
+            if seat not in self.opened:
+                self.opened.add(seat)
+                self._open_chance(seat, action)
+            if self.preflop.raises == 1:
+                self._call_chance(seat, action)
+        self.preflop.add(seat, action)
+
+    def _open_chance(self, seat: int, action: str) -> None:
+        """The seat's first preflop action: a chance to open unless someone raised before it
+        (limps allowed; the big blind's free option is none)."""
+        free = seat == self.big_blind_seat and self.current <= self.round_bet.get(seat, 0)
+        if self.current <= self.big_blind and not free:
+            n = len(self.seats)
+            t = self.tally[seat]
+            t["open_chances"] += 1
+            t["opens"] += int(action in AGGRESSIVE)
+            self.open_expected[seat] += open_width(n, n - 1 - self.order.index(seat))
+
+    def _call_chance(self, seat: int, action: str) -> None:
+        """A preflop decision facing exactly one raise: did they call it, and how often a
+        typical player in that seat, at that price, would have."""
+        n = len(self.seats)
+        distance = (self.seats.index(seat) - self.at_button) % n
+        blind = distance in ((0, 1) if n == 2 else (1, 2))
+        facing_bb = (self.current - self.round_bet.get(seat, 0)) / max(self.big_blind, 1)
+        t = self.tally[seat]
+        t["call_chances"] += 1
+        t["raise_calls"] += int(action == "call")
+        self.call_expected[seat] += call_width(n, blind, facing_bb)
+
+    def _postflop(self, seat: int, action: str, street: int) -> None:
+        t = self.tally[seat]
+        facing = self.current > self.round_bet.get(seat, 0)
+        t["decisions"] += 1
+        if action in AGGRESSIVE:
+            t["aggressive"] += 1
+        elif action == "call":
+            t["calls"] += 1
+            self.called_on[seat].add(street)
+        if facing:
+            t["faced"] += 1
+            t["folded"] += int(action == "fold")
+            if any(s < street for s in self.called_on[seat]):
+                t["faced_again"] += 1
+                t["folded_again"] += int(action == "fold")
+        combo = self.shown.get(seat)
+        if combo is not None and action in VOLUNTARY and len(self.board) >= 3:
+            self._shown_action(t, combo, action)
+
+    def _shown_action(self, t: dict[str, int], combo: int, action: str) -> None:
+        """A call, bet or raise after the flop with a hand shown later: weak or not."""
+        if self.strength_now is None:
+            self.strength_now = board_strength(tuple(self.board))[0]
+        weak = float(self.strength_now[combo]) < WEAK
+        if action == "call":
+            t["shown_calls"] += 1
+            t["shown_weak_calls"] += int(weak)
+        else:
+            t["shown_bets"] += 1
+            t["shown_bluffs"] += int(weak)
+
+    def result(self) -> dict[int, Counts]:
+        still_in = [s for s in self.seats if not self.folded[s]]
+        showdown = len(still_in) >= 2
+        out: dict[int, Counts] = {}
+        for seat in self.seats:
+            # A player who folded preflop did not see the flop even if it was dealt.
+            flop = self.saw_flop and _reached_flop(self.hand, seat)
+            out[seat] = Counts(
+                hands=1 if seat in self.decided else 0,
+                vpip=1 if seat in self.preflop.voluntary else 0,
+                pfr=1 if seat in self.preflop.raised else 0,
+                flops=1 if flop else 0,
+                showdowns=1 if flop and showdown and not self.folded[seat] else 0,
+                open_expected=self.open_expected[seat],
+                call_expected=self.call_expected[seat],
+                **self.tally[seat],
+            )
+        return out
 
 
 def _shown_combos(hand: Mapping[str, Any]) -> dict[int, int]:
