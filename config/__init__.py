@@ -5,7 +5,8 @@
 - ``channel_layers``: the channel layer for a ``REDIS_URL``; ``compression``: compressed
   websocket frames; ``compact``: pages sent without their templates' indentation;
 - ``static``: static files with hashed names, gzip and Brotli, served as immutable;
-- ``security``: the CSP and Permissions-Policy headers; ``errors``: the 503 page while the
-  database is away, and the 500 page;
+- ``security``: the CSP and Permissions-Policy headers, and ``Cache-Control: private,
+  no-store`` on private pages; ``errors``: the 503 page while the database is away, and the
+  500 page; ``websocket_limits``: a close frame with a reason for an oversized message;
 - ``health``: /healthz and /metrics; ``logs``: log lines as JSON objects.
 """

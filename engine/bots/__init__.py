@@ -20,6 +20,12 @@ view, which holds no deck, no burnt cards and no hidden hole cards.
 
 ``describe_opponents(past, seat)`` tells how a (hard) computer player in ``seat`` saw each
 opponent during the game.
+
+Modules: ``base`` (the spot a bot reads from its view), ``easy``, ``medium``, ``hard`` (the
+three levels), ``reads`` (what a bot has noticed of each opponent so far), ``ranges`` and
+``preflop`` with ``preflop_data`` (starting-hand classes and their table), ``combos`` and
+``sim`` (hands an opponent may hold, and equity against them), ``icm`` (tournament chip
+values, and when calling all in is a must), ``reasons`` (why a bot did what it did).
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ class Counts:
     folded: int = 0  # ... that were folds
     flops: int = 0  # hands in which they saw the flop
     showdowns: int = 0  # ... and went to showdown
-    # The reads added later (issue 20). They take no part in comparing two Counts, which
+    # The reads beyond the usual statistics. They take no part in comparing two Counts, which
     # stays about the usual statistics above.
     pre_faced: int = field(default=0, compare=False)  # preflop decisions facing a raise
     pre_reraised: int = field(default=0, compare=False)  # ... that were raises

@@ -1,4 +1,4 @@
-"""Why a computer player did what it did, as data (issue 27): a code, numbers and seats.
+"""Why a computer player did what it did, as data: a code, numbers and seats.
 
 A bot that is asked to explain itself (``engine.bots.decide_explained``) is given a
 :class:`Notes`; as it decides it writes down what it worked out (its hand's strength, its share

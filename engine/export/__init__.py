@@ -6,6 +6,8 @@ the shown hands; ``None`` is the complete record, for staff. Only finished hands
 
 - ``pokerstars``: hand histories in PokerStars text, the format tracking tools import;
 - ``results``: a game's results as CSV for spreadsheets;
+- ``neutral``: every name made harmless for the format it goes into (a spreadsheet formula, a
+  line a tracker would misread), the one helper every export uses;
 - PHH comes from the engine's own writer (``engine.phh``), wrapped here per hand and per game.
 """
 

@@ -10,7 +10,8 @@ PokerStars text.
 - ``tables``: the tables, with search, filters and the moderation actions' forms;
 - ``hands``: a table's hands (finished ones in full, one in progress as a spectator sees it);
 - ``log``: the moderation log, read-only;
-- ``groups``: the groups of your games, their names and the games of their seasons.
+- ``groups``: the groups of your games, their names and the games of their seasons;
+- ``login``: the admin's login page, with wrong passwords counted and throttled.
 """
 
 from __future__ import annotations

@@ -171,7 +171,7 @@ _PHRASES = {
 def plain_words(read: dict[str, Any]) -> str:
     """A read as a sentence a person understands, in the active language: "plays 45% of
     hands, calls a lot, rarely raises before the flop". The same thresholds as the engine's
-    English summary (engine.bots.model.summary), from the rates it reports."""
+    English summary (engine.bots.reads.summary), from the rates it reports."""
     hands = int(read.get("hands") or 0)
     if not hands:
         return _("not seen playing yet")
