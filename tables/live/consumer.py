@@ -155,7 +155,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         self.identity = (table.code, table.created_at)
         self.group = path.group_name(self.table_id)
         # Redis away: drawn all the same, and joined on the phone's next ping (on_ping).
-        await guarded(table.code, "joining", self.channel_layer.group_add, self.group,
+        await guarded(f"table {table.code}", "joining", self.channel_layer.group_add, self.group,
                       self.channel_name)
         metrics.websocket_opened()  # hook(issue-19)
         snapshot = await self._snapshot()
@@ -191,7 +191,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         layer forgets it; the server forgot it with the connection) and one line logged."""
         if self.group:
             metrics.websocket_closed()  # hook(issue-19)
-            await guarded(self.identity[0], "leaving", self.channel_layer.group_discard,
+            await guarded(f"table {self.identity[0]}", "leaving", self.channel_layer.group_discard,
                           self.group, self.channel_name)
 
     # ------------------------------------------------------------------ from the group
@@ -355,8 +355,8 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         # (the same membership, renewed) and draw the table if it moved on past this
         # connection's last frame. The answer comes after it.
         if self.group:  # Redis away: answered all the same, joined on a later ping
-            await guarded(self.identity[0], "joining again", self.channel_layer.group_add,
-                          self.group, self.channel_name)
+            await guarded(f"table {self.identity[0]}", "joining again",
+                          self.channel_layer.group_add, self.group, self.channel_name)
             with contextlib.suppress(*DATABASE_AWAY):  # the database away: a pong all the same
                 drawn = self.sent_version
                 await self.send_view()

@@ -35,15 +35,16 @@ LAYER_AWAY: tuple[type[BaseException], ...] = (
 
 
 async def guarded(
-    table: str, what: str, call: Callable[..., Awaitable[Any]], *args: Any
+    where: str, what: str, call: Callable[..., Awaitable[Any]], *args: Any
 ) -> bool:
     """``await call(*args)``, a channel-layer call; False, with one line logged (no traceback:
-    the cause is known), if the layer is away. ``table`` and ``what`` name it in that line."""
+    the cause is known), if the layer is away. ``where`` (the table: "table <code>" from a
+    connection, its group "table.<id>" for a message) and ``what`` name it in that line."""
     try:
         await call(*args)
     except LAYER_AWAY as exc:
-        log.warning("table %s: %s skipped, the channel layer is away (%s: %s)",
-                    table, what, type(exc).__name__, exc)
+        log.warning("%s: %s skipped, the channel layer is away (%s: %s)",
+                    where, what, type(exc).__name__, exc)
         return False
     return True
 

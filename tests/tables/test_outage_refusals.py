@@ -234,13 +234,12 @@ async def test_a_phone_that_missed_a_change_while_redis_was_away_is_drawn_it_whe
     await driver.close()
 
 
-
-def _one_skipped(lines: _Lines, code: str, what: str) -> None:
-    """Exactly one line logged for the layer away, naming the table and what was skipped, and
-    no traceback anywhere."""
+def _one_skipped(lines: _Lines, where: str, what: str) -> None:
+    """Exactly one line logged for the layer away, naming the table ("table <code>", or its
+    group "table.<id>") and what was skipped, and no traceback anywhere."""
     skipped = lines.skipped()
     assert len(skipped) == 1, skipped
-    assert skipped[0].startswith(f"table {code}: {what} skipped, the channel layer is away ("), \
+    assert skipped[0].startswith(f"{where}: {what} skipped, the channel layer is away ("), \
         skipped[0]
     assert "ConnectionError" in skipped[0]
     assert lines.tracebacks() == []
@@ -257,9 +256,9 @@ async def test_a_phone_joining_while_the_channel_layer_is_away_is_drawn_and_leav
     lines.records.clear()  # the table was seated and announced with the layer away
     phone = Phone(code, driver.persons[0].session.session_key)
     assert (await phone.connect()).version == await _version(driver.table.id)
-    _one_skipped(lines, code, "joining")
+    _one_skipped(lines, f"table {code}", "joining")
     assert await phone.quiet()
-    _one_skipped(lines, code, "joining again")
+    _one_skipped(lines, f"table {code}", "joining again")
     await phone.close()
     assert lines.skipped() == [] and lines.tracebacks() == []
     await driver.close()
@@ -304,7 +303,7 @@ async def test_a_phone_leaving_while_redis_is_away_lets_go(
         await asyncio.sleep(0.02)
     lines.records.clear()
     await driver.close()
-    _one_skipped(lines, driver.table.code, "leaving")
+    _one_skipped(lines, f"table {driver.table.code}", "leaving")
     assert layer.groups == {} and layer.channels == {}
     assert shard._subscribed_to == set() and shard._pubsub.channels == {}
     own_redis.start()
