@@ -60,6 +60,7 @@ from tables.live.perspective import PassState, hide, perspective, reveal
 from tables.live.protocol import TALK_TYPES, BadMessage, Message, parse
 from tables.models import Table
 from tables.write import path, play
+from tables.write.tell import guarded
 
 log = logging.getLogger(__name__)
 
@@ -155,7 +156,9 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         self.tournament_id = table.tournament_id
         self.identity = (table.code, table.created_at)
         self.group = path.group_name(self.table_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        # Redis away: drawn all the same, and joined on the phone's next ping (on_ping).
+        await guarded(f"table {table.code}", "joining", self.channel_layer.group_add, self.group,
+                      self.channel_name)
         metrics.websocket_opened()
         snapshot = await self._snapshot()
         if snapshot is not None and self._page_is_current(snapshot):
@@ -185,14 +188,17 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         await self.close(code=CLOSE_TOO_MANY if limited else CLOSE_UNKNOWN_TABLE)
 
     async def disconnect(self, code: int) -> None:
+        """Lets go whatever the channel layer says: Redis away, the group is left here (the
+        layer forgets it; the server forgot it with the connection) and one line logged."""
+        if self.group:
+            metrics.websocket_closed()
+            await guarded(f"table {self.identity[0]}", "leaving", self.channel_layer.group_discard,
+                          self.group, self.channel_name)
         if self.present and self.table_id is not None:
             with contextlib.suppress(*DATABASE_AWAY):  # presence only: the seat's page closed
                 await database_sync_to_async(play.touch_seats)(
                     self.table_id, self.present, opened=-1
                 )
-        if self.group:
-            metrics.websocket_closed()
-            await self.channel_layer.group_discard(self.group, self.channel_name)
 
     # ------------------------------------------------------------------ from the group
     async def layer_resumed(self, event: dict[str, Any]) -> None:
@@ -372,11 +378,9 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         # connection's group membership went with it and it hears of no change: join again
         # (the same membership, renewed) and draw the table if it moved on past this
         # connection's last frame. The answer comes after it.
-        if self.group:
-            try:
-                await self.channel_layer.group_add(self.group, self.channel_name)
-            except Exception as exc:  # Redis away: answered all the same, joined on a later ping
-                log.warning("could not join %s again: %r", self.group, exc)
+        if self.group:  # Redis away: answered all the same, joined on a later ping
+            await guarded(f"table {self.identity[0]}", "joining again",
+                          self.channel_layer.group_add, self.group, self.channel_name)
             with contextlib.suppress(*DATABASE_AWAY):  # the database away: a pong all the same
                 drawn = self.sent_version
                 await self.send_view()

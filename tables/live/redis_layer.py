@@ -16,6 +16,15 @@ connection of this process in a group on that server is handed a ``layer.resumed
 (``TableConsumer.layer_resumed`` draws its table if it moved on meanwhile). A phone also
 catches up whenever it asks (``TableConsumer.on_ping``).
 
+While Redis is away, subscribing and unsubscribing fail with a connection error (the caller
+logs it in one line: ``tables.write.tell.guarded``), never with anything else: right after a
+restart the subscriber connection is made again both by the receive loop and by the command,
+and asyncio's stream refuses the second reader with a RuntimeError, which is reported as the
+connection error it is. An unsubscribe that failed lets go all the same: the channel is
+forgotten here and by redis-py, which would otherwise subscribe it again on reconnecting (the
+server forgot it with the lost connection). A connection's own channel is made even when it
+cannot be subscribed: the app sends only to groups, and the phone joins its group later.
+
 ``config.channel_layers`` names this class for every ``REDIS_URL``.
 """
 
@@ -23,15 +32,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from typing import Any
 
 from channels_redis import pubsub
 from channels_redis.utils import _wrap_close, decode_hosts
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from tables.write.tell import LAYER_AWAY
+
 log = logging.getLogger(__name__)
 
 RESUMED = {"type": "layer.resumed"}
+# An unsubscribe that failed because of the connection (see the module's docstring).
+_UNSUBSCRIBE_FAILED: tuple[type[BaseException], ...] = (*LAYER_AWAY, RuntimeError)
 
 
 class _Shard(pubsub.RedisSingleShardConnection):  # type: ignore[misc]  # channels-redis: untyped
@@ -44,6 +58,28 @@ class _Shard(pubsub.RedisSingleShardConnection):  # type: ignore[misc]  # channe
             # The pooled connection died with the old server: the pool makes a new one. A
             # second failure is Redis still away, and reaches the caller.
             await super().publish(channel, message)
+
+    async def subscribe(self, channel: str) -> None:
+        try:
+            await super().subscribe(channel)
+        except RuntimeError as exc:  # two readers of a connection being made again
+            raise RedisConnectionError(f"reconnecting: {exc}") from exc
+
+    async def unsubscribe(self, channel: str) -> None:
+        """Let go of ``channel`` whether or not Redis hears it. A connection's own channel
+        (unsubscribed by channels-redis when the consumer ends, which logs any error with its
+        traceback) quietly; a group's failure reaches the caller."""
+        try:
+            await super().unsubscribe(channel)
+        except _UNSUBSCRIBE_FAILED as exc:
+            self._subscribed_to.discard(channel)
+            if self._pubsub is not None:
+                for key in self._pubsub._normalize_keys({channel: None}):
+                    self._pubsub.channels.pop(key, None)
+                    self._pubsub.pending_unsubscribe_channels.discard(key)
+            if "__group__" in channel:  # channels-redis's mark of a group's channel
+                raise RedisConnectionError(f"not unsubscribed: {exc}") from exc
+            log.debug("Redis %s: %s let go without unsubscribing (%r)", self.host, channel, exc)
 
     async def _do_receiving(self) -> None:
         """channels-redis's receive loop, which also tells the groups when Redis is back."""
@@ -88,6 +124,16 @@ class _LoopLayer(pubsub.RedisPubSubLoopLayer):  # type: ignore[misc]
     def __init__(self, *args: Any, hosts: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, hosts=hosts, **kwargs)
         self._shards = [_Shard(host, self) for host in decode_hosts(hosts)]
+
+    async def new_channel(self, prefix: str = "specific.") -> str:
+        """A connection's own channel, made (not subscribed) while Redis is away."""
+        channel = f"{self.prefix}{prefix}{uuid.uuid4().hex}"
+        self.channels[channel] = asyncio.Queue()
+        try:
+            await self._get_shard(channel).subscribe(channel)
+        except LAYER_AWAY as exc:
+            log.debug("Redis away: %s made without subscribing (%r)", channel, exc)
+        return channel
 
 
 class RedisPubSubLayer(pubsub.RedisPubSubChannelLayer):  # type: ignore[misc]

@@ -53,7 +53,7 @@ from engine.runout import runout_streets
 from tables import cache, commitments, metrics
 from tables.models import FormerClaim, Hand, Seat, Table
 from tables.write import reasons
-from tables.write.tell import tell
+from tables.write.tell import tell, tell_async
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -153,16 +153,14 @@ async def write_then_notify(write: Callable[..., T], /, *args: Any, **kwargs: An
     async def run_and_announce() -> T:
         result, notes, error = await database_sync_to_async(run)()
         layer = get_channel_layer()
-        try:
-            if layer is not None:
-                for table_id, version, step in notes:
-                    await layer.group_send(group_name(table_id), _told(layer, version, step))
-        except Exception as exc:
-            if error is None:
-                log.warning("committed, not announced (the channel layer is away): %r", exc)
-                raise NotAnnounced(result) from exc
+        told = True
+        if layer is not None:
+            for table_id, version, step in notes:  # each logged and counted if not told
+                told &= await tell_async(layer, group_name(table_id), _told(layer, version, step))
         if error is not None:
             raise error
+        if not told:
+            raise NotAnnounced(result)
         return cast(T, result)  # None only together with an error
 
     return await asyncio.shield(asyncio.ensure_future(run_and_announce()))
