@@ -145,8 +145,13 @@ def test_a_limited_client_learns_nothing_and_every_miss_is_counted(
 def test_the_table_socket_is_the_only_websocket_and_takes_the_same_lookup() -> None:
     from tables.live.consumer import TableConsumer
 
-    assert [str(p.pattern) for p in websocket_urlpatterns] == ["ws/t/<str:code>/"]
-    assert all(p.callback.consumer_class is TableConsumer for p in websocket_urlpatterns)
+    from tables.live.routing import UnknownPath
+
+    # The table's socket, and a catch-all that takes no code and closes at once.
+    assert [str(p.pattern) for p in websocket_urlpatterns] == ["ws/t/<str:code>/", ""]
+    table, rest = websocket_urlpatterns
+    assert table.callback.consumer_class is TableConsumer
+    assert rest.callback.consumer_class is UnknownPath
 
 
 def test_only_the_lookup_asks_which_table_a_code_is() -> None:
