@@ -144,7 +144,6 @@ def test_a_limited_client_learns_nothing_and_every_miss_is_counted(
 
 def test_the_table_socket_is_the_only_websocket_and_takes_the_same_lookup() -> None:
     from tables.live.consumer import TableConsumer
-
     from tables.live.routing import UnknownPath
 
     # The table's socket, and a catch-all that takes no code and closes at once.
