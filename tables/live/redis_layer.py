@@ -16,14 +16,18 @@ connection of this process in a group on that server is handed a ``layer.resumed
 (``TableConsumer.layer_resumed`` draws its table if it moved on meanwhile). A phone also
 catches up whenever it asks (``TableConsumer.on_ping``).
 
-While Redis is away, subscribing and unsubscribing fail with a connection error (the caller
-logs it in one line: ``tables.write.tell.guarded``), never with anything else: right after a
-restart the subscriber connection is made again both by the receive loop and by the command,
-and asyncio's stream refuses the second reader with a RuntimeError, which is reported as the
-connection error it is. An unsubscribe that failed lets go all the same: the channel is
-forgotten here and by redis-py, which would otherwise subscribe it again on reconnecting (the
-server forgot it with the lost connection). A connection's own channel is made even when it
-cannot be subscribed: the app sends only to groups, and the phone joins its group later.
+While Redis is away, subscribing and unsubscribing fail with redis's ConnectionError (the
+caller logs it in one line: ``tables.write.tell.guarded``), never with anything else and never
+after a long wait. Right after a restart the subscriber connection is made again both by the
+receive loop and by the command, two readers of one stream: asyncio refuses the second with a
+RuntimeError, or one reads the other's reply (a ResponseError out of turn), or a reply waited
+for without a time limit never comes (so each command is given ``COMMAND_SECONDS``; a
+subscription takes milliseconds). Each is reported as the connection error it is, and the
+connection, out of step, is closed: the receive loop makes it again with its subscriptions.
+An unsubscribe that failed lets go all the same: the channel is forgotten here and by
+redis-py, which would otherwise subscribe it again on reconnecting (the server forgot it with
+the lost connection). A connection's own channel is made even when it cannot be subscribed:
+the app sends only to groups, and the phone joins its group later.
 
 ``config.channel_layers`` names this class for every ``REDIS_URL``.
 """
@@ -38,14 +42,17 @@ from typing import Any
 from channels_redis import pubsub
 from channels_redis.utils import _wrap_close, decode_hosts
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
 
 from tables.write.tell import LAYER_AWAY
 
 log = logging.getLogger(__name__)
 
 RESUMED = {"type": "layer.resumed"}
-# An unsubscribe that failed because of the connection (see the module's docstring).
-_UNSUBSCRIBE_FAILED: tuple[type[BaseException], ...] = (*LAYER_AWAY, RuntimeError)
+COMMAND_SECONDS = 2.0  # the longest a subscribe or an unsubscribe waits (see above)
+# What a subscribe or an unsubscribe meets when the subscriber connection is lost, or made
+# again by two readers at once (see the module's docstring).
+_CONNECTION_TROUBLE: tuple[type[BaseException], ...] = (*LAYER_AWAY, RedisError, RuntimeError)
 
 
 class _Shard(pubsub.RedisSingleShardConnection):  # type: ignore[misc]  # channels-redis: untyped
@@ -59,26 +66,40 @@ class _Shard(pubsub.RedisSingleShardConnection):  # type: ignore[misc]  # channe
             # second failure is Redis still away, and reaches the caller.
             await super().publish(channel, message)
 
-    async def subscribe(self, channel: str) -> None:
+    async def _command(self, command: Any, channel: str) -> None:
+        """channels-redis's subscribe or unsubscribe of ``channel``, whose troubles with the
+        subscriber connection all fail as ``RedisConnectionError`` within ``COMMAND_SECONDS``.
+        A reply out of turn (a RuntimeError for two readers, a ResponseError for a reply read
+        by the wrong one) leaves the connection out of step: it is closed, and the receive loop
+        makes it again with its subscriptions (and tells the groups: ``_resumed``)."""
         try:
-            await super().subscribe(channel)
-        except RuntimeError as exc:  # two readers of a connection being made again
-            raise RedisConnectionError(f"reconnecting: {exc}") from exc
+            async with asyncio.timeout(COMMAND_SECONDS):
+                await command(channel)
+        except _CONNECTION_TROUBLE as exc:
+            connection = self._pubsub.connection if self._pubsub is not None else None
+            if not isinstance(exc, RedisConnectionError) and connection is not None:
+                await connection.disconnect(nowait=True)
+            if isinstance(exc, RedisConnectionError):
+                raise
+            raise RedisConnectionError(f"{type(exc).__name__}: {exc}") from exc
+
+    async def subscribe(self, channel: str) -> None:
+        await self._command(super().subscribe, channel)
 
     async def unsubscribe(self, channel: str) -> None:
         """Let go of ``channel`` whether or not Redis hears it. A connection's own channel
         (unsubscribed by channels-redis when the consumer ends, which logs any error with its
         traceback) quietly; a group's failure reaches the caller."""
         try:
-            await super().unsubscribe(channel)
-        except _UNSUBSCRIBE_FAILED as exc:
+            await self._command(super().unsubscribe, channel)
+        except RedisConnectionError as exc:
             self._subscribed_to.discard(channel)
             if self._pubsub is not None:
                 for key in self._pubsub._normalize_keys({channel: None}):
                     self._pubsub.channels.pop(key, None)
                     self._pubsub.pending_unsubscribe_channels.discard(key)
             if "__group__" in channel:  # channels-redis's mark of a group's channel
-                raise RedisConnectionError(f"not unsubscribed: {exc}") from exc
+                raise
             log.debug("Redis %s: %s let go without unsubscribing (%r)", self.host, channel, exc)
 
     async def _do_receiving(self) -> None:
