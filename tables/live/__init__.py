@@ -1,7 +1,8 @@
 """The live read side: what each phone at a table is sent, over its websocket.
 
-- ``consumer``: one websocket per phone (parse, call the write side, draw its own view);
-  ``protocol``: what a phone may send, checked first; ``routing``: the websocket URL;
+- ``consumer``: one websocket per phone (parse, hand the message to its handler, draw its own
+  view); ``protocol``: what a phone may send, checked first; ``routing``: the websocket URL;
+  ``playing``: the play messages' handlers (an action, pass and play, back, sync, ping);
 - ``perspective``: whose eyes a connection looks through (one seat, pass and play, a
   spectator); ``frames``: what that connection is shown at a version; ``screens``: the play and
   watch screens laid out from kept drawings; ``describe`` and ``hand_names``: the log and hand

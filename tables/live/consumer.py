@@ -24,7 +24,22 @@ has that view already, and drawing it again cost a slow phone a long task just a
 became usable (Lighthouse's total blocking time). A phone holding several seats
 (pass and play) always gets the view: its hand-off state lives in the connection.
 
-Phone -> server: JSON, see ``tables.live.protocol``.
+Phone -> server: JSON, checked by ``tables.live.protocol`` (nothing else reads what a phone
+sent), then answered by the one handler its type names in ``HANDLERS``, each family in its own
+module: ``tables.live.playing`` (action, reveal, hide, back, sync, ping), ``tables.live.talk``
+(chat, react, mute, unmute, talk, chat_history) and ``tables.live.host`` (host). A handler is
+``await handler(connection, message)``, called in the connection's language. It refuses by
+raising ``tables.write.path.Refused``: this phone is told, as a notice. The database away
+(``config.errors.DATABASE_AWAY``), the phone is told to try again; a change saved but not
+announced (``tables.write.path.NotAnnounced``), this phone is drawn the table as it is.
+
+Group messages (from the channel layer, to every connection of the table) are this class's
+methods, as Channels names them after their type (``table.changed``: ``table_changed``):
+``table_changed``, ``layer_resumed``, ``chat_event``, ``seat_moved``, ``phone_forgot`` and
+``tournament_moved``. Each has one shape: it returns at once when the message is not for this
+connection (a version drawn already, someone else's claim or phone), then answers inside
+``speaking(self.language)``. Table talk and a friend arriving late come as ``chat.event``;
+``tables.live.talk.deliver`` (and ``tables.live.late.deliver``) draw this phone's part.
 """
 
 from __future__ import annotations
@@ -44,20 +59,14 @@ from django.utils.translation import activate
 from django.utils.translation import gettext as _
 
 from config.errors import DATABASE_AWAY
-from tables import action_log, claims, lookups, metrics, ratelimit
+from tables import claims, lookups, metrics, ratelimit
 from tables.cache import Snapshot, cached_snapshot, derive, load_snapshot
-from tables.live import host, moved, talk
-from tables.live.frames import (
-    FrameOptions,
-    Notice,
-    error_notice,
-    info_notice,
-    render_frame,
-    render_notice,
-)
+from tables.live import host, moved, playing, talk
+from tables.live.frames import FrameOptions, Notice, error_notice, render_frame, render_notice
 from tables.live.langs import language_from_scope, speaking
-from tables.live.perspective import PassState, hide, perspective, reveal
-from tables.live.protocol import TALK_TYPES, BadMessage, Message, parse
+from tables.live.perspective import PassState, perspective
+from tables.live.playing import SAVING_SLOWLY
+from tables.live.protocol import BadMessage, Handler, parse
 from tables.models import Table
 from tables.write import path, play
 from tables.write.tell import guarded
@@ -65,8 +74,10 @@ from tables.write.tell import guarded
 log = logging.getLogger(__name__)
 
 CLOSE_UNKNOWN_TABLE = 4404
-SAVING_SLOWLY = "saving_slowly"  # the database does not answer: nothing was done, say so
 CLOSE_TOO_MANY = 4429
+
+# The one handler of each message type a phone may send (tables.live.protocol.TYPES), by family.
+HANDLERS: dict[str, Handler] = {**playing.HANDLERS, **talk.HANDLERS, **host.HANDLERS}
 
 # Loads in progress, by table and the version a group message announced: every connection of
 # this process told "version N" waits for the same load instead of querying the database itself.
@@ -156,11 +167,12 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         self.tournament_id = table.tournament_id
         self.identity = (table.code, table.created_at)
         self.group = path.group_name(self.table_id)
-        # Redis away: drawn all the same, and joined on the phone's next ping (on_ping).
+        # Redis away: drawn all the same, and joined on the phone's next ping
+        # (tables.live.playing.ping).
         await guarded(f"table {table.code}", "joining", self.channel_layer.group_add, self.group,
                       self.channel_name)
         metrics.websocket_opened()
-        snapshot = await self._snapshot()
+        snapshot = await self.current_snapshot()
         if snapshot is not None and self._page_is_current(snapshot):
             self.sent_version = snapshot.version
         else:
@@ -168,7 +180,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         if snapshot is not None:
             self.present = snapshot.positions_of(self.hashes)
             await database_sync_to_async(play.touch_seats)(self.table_id, self.present, opened=1)
-        await self._moved_meanwhile()
+        await self.moved_meanwhile()
 
     def _page_is_current(self, snapshot: Snapshot) -> bool:
         """The page that opened this socket shows this version, for one seat or none."""
@@ -201,33 +213,29 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
                 )
 
     # ------------------------------------------------------------------ from the group
-    async def layer_resumed(self, event: dict[str, Any]) -> None:
-        """Redis is back after this process lost it (tables.live.redis_layer): what changed
-        meanwhile was never heard here. The table is drawn if it moved on."""
-        if self.table_id is not None:
-            with contextlib.suppress(*DATABASE_AWAY):
-                await self.send_view()
-                await self._moved_meanwhile()
-
+    # One style for every group message (see the module docstring): return at once if it is
+    # not for this connection, then answer in the connection's language.
     async def table_changed(self, event: dict[str, Any]) -> None:
+        """The table is at a new version: drawn, unless this connection drew it already."""
         version = int(event.get("version", 0))
         if version <= self.sent_version:
             return
-        assert self.table_id is not None
-        # Usually another connection of this process has loaded this version already.
-        snapshot = cached_snapshot(self.table_id, *self.identity, version)
-        if snapshot is None and "step" in event:
-            # Another process's change of play: worked out from the version before, once for
-            # all of this process's connections (the next finds it kept), without a query.
-            try:
-                snapshot = derive(self.table_id, *self.identity, version, event["step"])
-            except Exception:  # never worse than a load: logged, and the version loaded
-                log.exception("table %s: version %s not worked out", self.table_id, version)
-        if snapshot is None:
-            snapshot = await shared_snapshot(self.table_id, version)
-        await self.send_view(snapshot=snapshot)
+        snapshot = await self._snapshot_at(version, event)
+        with speaking(self.language):
+            await self.send_view(snapshot=snapshot)
 
-    async def chat_event(self, event: dict[str, Any]) -> None:  # table talk
+    async def layer_resumed(self, event: dict[str, Any]) -> None:
+        """Redis is back after this process lost it (tables.live.redis_layer): what changed
+        meanwhile was never heard here. The table is drawn if it moved on."""
+        if self.table_id is None:
+            return
+        with speaking(self.language), contextlib.suppress(*DATABASE_AWAY):
+            await self.send_view()
+            await self.moved_meanwhile()
+
+    async def chat_event(self, event: dict[str, Any]) -> None:
+        """Table talk (a line said or deleted, talk switched) or a late friend's request:
+        ``tables.live.talk`` decides what this phone is sent."""
         with speaking(self.language):
             await talk.deliver(self, event)
 
@@ -247,18 +255,8 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
             return
         self.hashes = []
         self.pass_state = PassState()
-        await self.send_view(force=True)
-
-    async def _moved_meanwhile(self) -> None:
-        """A phone back at a tournament's table its player was moved away from
-        while it was not connected is told where they sit now, as if it had been there."""
-        if self.tournament_id is None or self.table_id is None:
-            return
-        event = await database_sync_to_async(moved.where_now)(
-            self.table_id, self.tournament_id, self.hashes
-        )
-        if event is not None:
-            await self.tournament_moved(event)
+        with speaking(self.language):
+            await self.send_view(force=True)
 
     async def tournament_moved(self, event: dict[str, Any]) -> None:
         """A tournament moved a person from this table between hands; their phone
@@ -273,8 +271,37 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
                 "tournament_moved", message, "info", url=f"/t/{event.get('code', '')}/"
             ))
 
+    async def _snapshot_at(self, version: int, event: dict[str, Any]) -> Snapshot | None:
+        """The table at the version a group message announced. Usually another connection of
+        this process has it already; another process's change of play is worked out from the
+        version before (once for all of this process's connections: the next finds it kept),
+        without a query; else it is loaded, once for all of them."""
+        assert self.table_id is not None
+        snapshot = cached_snapshot(self.table_id, *self.identity, version)
+        if snapshot is None and "step" in event:
+            try:
+                snapshot = derive(self.table_id, *self.identity, version, event["step"])
+            except Exception:  # never worse than a load: logged, and the version loaded
+                log.exception("table %s: version %s not worked out", self.table_id, version)
+        if snapshot is None:
+            snapshot = await shared_snapshot(self.table_id, version)
+        return snapshot
+
+    async def moved_meanwhile(self) -> None:
+        """A phone back at a tournament's table its player was moved away from
+        while it was not connected is told where they sit now, as if it had been there."""
+        if self.tournament_id is None or self.table_id is None:
+            return
+        event = await database_sync_to_async(moved.where_now)(
+            self.table_id, self.tournament_id, self.hashes
+        )
+        if event is not None:
+            await self.tournament_moved(event)
+
     # ------------------------------------------------------------------ from the phone
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """A message from the phone: checked (``tables.live.protocol``), then answered by the
+        handler of its type (``HANDLERS``)."""
         if self.table_id is None:
             return
         try:
@@ -285,12 +312,9 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
             return
         with speaking(self.language):
             try:
-                if message.type in TALK_TYPES:  # talk never touches the table
-                    await talk.receive(self, message)
-                elif message.type == "host":  # the host's controls
-                    await host.receive(self, message)
-                else:
-                    await getattr(self, f"on_{message.type}")(message)
+                await HANDLERS[message.type](self, message)
+            except path.Refused as exc:  # nothing was done: told to this phone only
+                await self.send_notice(error_notice(exc.code, exc.message))
             except DATABASE_AWAY:
                 # The database is away (a restart, a failover): nothing was done and the phone
                 # is told so; the socket stays open, and the same tap may be sent again (its id
@@ -303,107 +327,9 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
                 # is away): this phone is drawn as the table is now.
                 await self.send_view(force=True)
 
-    async def on_action(self, message: Message) -> None:
-        assert self.table_id is not None
-        started = metrics.now()
-        try:
-            outcome = await path.write_then_notify(
-                play.act, self.table_id, self.hashes, kind=message.kind, amount=message.amount,
-                version=message.version, action_id=message.action_id, seat=message.seat,
-                revealed=self.pass_state.revealed,
-            )
-        except path.Refused as exc:
-            action_log.refused(self.identity[0], message.version, exc.code)
-            notice = error_notice(exc.code, exc.message)
-            if exc.code == "stale":
-                await self.send_view(force=True, notice=info_notice(exc.code, exc.message))
-            else:
-                await self.send_notice(notice)
-            return
-        except path.NotAnnounced as exc:
-            # Saved, but the other phones could not be told (Redis is away): this phone is
-            # drawn here, so that a tap that counted never looks lost.
-            outcome = exc.result
-            await self.send_view(force=True)
-        except DATABASE_AWAY:
-            action_log.refused(self.identity[0], message.version, SAVING_SLOWLY)
-            raise  # told in receive()
-        except Exception as exc:
-            action_log.failed(self.identity[0], message.version, exc)
-            raise
-        if outcome.applied:
-            metrics.action_applied(self.table_id, outcome.version, started)
-        else:  # the same tap twice (a double tap, or sent again after a drop): counted once
-            await self.send_notice(info_notice(
-                "already_counted", _("That tap was already counted once: nothing more changed.")
-            ))
-        # Applied: the frame follows from the group message, like everyone else's.
-
-    async def on_reveal(self, message: Message) -> None:
-        snapshot = await self._snapshot()
-        if snapshot is None:
-            return
-        mine = snapshot.positions_of(self.hashes)
-        if not reveal(snapshot, mine, self.pass_state, message.seat):
-            await self.send_notice(
-                error_notice("not_your_seat", _("That seat is not yours to show."))
-            )
-            return
-        assert self.table_id is not None and message.seat is not None
-        await self._come_back([message.seat], snapshot)
-        await self.send_view(force=True)
-
-    async def on_hide(self, message: Message) -> None:
-        hide(self.pass_state)
-        await self.send_view(force=True)
-
-    async def on_back(self, message: Message) -> None:
-        snapshot = await self._snapshot()
-        if snapshot is not None:
-            mine = snapshot.positions_of(self.hashes)
-            revealed = self.pass_state.revealed
-            seats = mine if len(mine) == 1 else [revealed] if revealed is not None else []
-            await self._come_back(seats, snapshot)
-            await self.send_view(force=True)
-
-    async def on_sync(self, message: Message) -> None:
-        if message.action_id:
-            await self.send_view()  # only if this connection has not drawn it yet
-            await self._what_became_of(message)
-            return
-        await self.send_view(force=True)
-
-    async def on_ping(self, message: Message) -> None:
-        # A phone asks after a quiet spell or on waking. If Redis restarted meanwhile, this
-        # connection's group membership went with it and it hears of no change: join again
-        # (the same membership, renewed) and draw the table if it moved on past this
-        # connection's last frame. The answer comes after it.
-        if self.group:  # Redis away: answered all the same, joined on a later ping
-            await guarded(f"table {self.identity[0]}", "joining again",
-                          self.channel_layer.group_add, self.group, self.channel_name)
-            with contextlib.suppress(*DATABASE_AWAY):  # the database away: a pong all the same
-                drawn = self.sent_version
-                await self.send_view()
-                if self.sent_version > drawn:  # it had missed a change: perhaps a move
-                    await self._moved_meanwhile()
-        await self.send(text_data="pong")
-
-    async def _what_became_of(self, message: Message) -> None:
-        """A phone back after a drop asks about the tap it sent last, which no frame answered:
-        applied at most once, whatever the phone sent (the version it was drawn for decides)."""
-        assert self.table_id is not None
-        code, text = await database_sync_to_async(play.what_became_of)(
-            self.table_id, message.action_id, message.version, message.seat
-        )
-        await self.send_notice(info_notice(code, text))
-
-    async def _come_back(self, seats: list[int], snapshot: Snapshot) -> None:
-        if any(snapshot.seats[p].away for p in seats if p in snapshot.seats):
-            assert self.table_id is not None
-            await path.write_then_notify(play.come_back, self.table_id, seats)
-
     # ------------------------------------------------------------------ to the phone
-    async def _snapshot(self) -> Snapshot | None:
+    async def current_snapshot(self) -> Snapshot | None:
+        """The table as it is now (kept, or loaded)."""
         assert self.table_id is not None
         snapshot: Snapshot | None = await database_sync_to_async(load_snapshot)(self.table_id)
         return snapshot
@@ -413,7 +339,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         snapshot: Snapshot | None = None,
     ) -> Snapshot | None:
         if snapshot is None:
-            snapshot = await self._snapshot()
+            snapshot = await self.current_snapshot()
         if snapshot is None:
             await self.send_notice(error_notice("unknown_table", _("This table is gone.")))
             return None

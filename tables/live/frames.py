@@ -68,26 +68,79 @@ def screen(snapshot: Snapshot, persp: Perspective) -> str:
 
 def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions) -> dict[str, Any]:
     """Everything the templates draw, for this connection only. Hole cards appear only for
-    ``persp.viewer`` (and for hands shown at showdown)."""
-    now = timezone.now()
+    ``persp.viewer`` (and for hands shown at showdown). Put together from a few parts: the
+    clock (``_seconds_left``), the seats in this connection's order (``_seats_for``), the bar
+    above the table (``_top``) and the middle of it (``_center``), who holds the phone
+    (``_names``), the standings, the host's rights (``_host_rights``) and the frame's data for
+    scripts (``_data``)."""
     mode = screen(snapshot, persp)
-    game = snapshot.game
     view = _view(snapshot, persp.viewer)
     hand = view["hand"] if view else None
     legal = hand["legal"] if hand and mode == "play" else None
     players = {p["seat"]: p for p in hand["players"]} if hand else {}
-    remaining = None
-    if snapshot.next_deadline is not None and snapshot.deadline_kind == Table.Deadline.TURN:
-        if snapshot.paused and snapshot.paused_left is not None:
-            remaining = snapshot.paused_left  # the clock stands still until it is resumed
-        else:
-            remaining = max(0.0, (snapshot.next_deadline - now).total_seconds())
-        # Tenths are all a phone shows; frames drawn within the same tenth share their HTML.
-        remaining = round(remaining, 1)
-    to_act = hand["to_act"] if hand and not hand["finished"] else None
+    remaining = _seconds_left(snapshot)
+    seats = _seats_for(snapshot, persp, players, remaining)
+    language = options.language or get_language()
+    log_lines = _log_lines(snapshot, language)
+    return {
+        "table": snapshot,
+        "code": snapshot.code,
+        "pretty_code": codes.pretty(snapshot.code),
+        "version": snapshot.version,
+        "screen": mode,
+        "persp": persp,
+        "seats": seats,
+        "you": next((s for s in seats if s["seat"] == persp.viewer), None),
+        "you_seat": next((s for s in seats if s["you"]), None),  # drawn at the bottom
+        "best": {
+            "key": hand.get("your_best"), "name": hand.get("your_best_name"),
+        } if hand else None,
+        # The parts drawn alike for everyone at the table (cached as such:
+        # tables.cache.fragments).
+        "top": _top(snapshot, view, mode),
+        "center": _center(hand, log_lines),
+        **_names(snapshot, persp),
+        "view": view,
+        "hand": hand,
+        "legal": legal,
+        # Unguessable (a known id could swallow an action); only the action bar sends one.
+        "action_id": secrets.token_hex(16) if legal else "",
+        "log": log_lines,
+        "log_tail": log_lines[-12:],
+        "last_line": log_lines[-1] if log_lines else "",
+        "standings": _standings(snapshot, view, persp),
+        **_host_rights(snapshot, persp),
+        "join_url": options.join_url,
+        # The join link as a QR code for friends sitting nearby (lobby only; one per link).
+        "qr": mark_safe(qr_svg(options.join_url)) if mode == "lobby" and options.join_url else "",
+        "notice": options.notice,
+        "data": _data(snapshot, persp, mode, view, players, legal, remaining),
+        "language": language,  # the active one while the frame is drawn
+        "now_ms": int(time.time() * 1000),
+        **options.extra,
+    }
 
-    # The seats as everyone sees them, once per version (and tenth of a second on the clock);
-    # this connection's own seats are copied and marked, its own cards put in.
+
+def _seconds_left(snapshot: Snapshot) -> float | None:
+    """The seconds left on the turn's clock, to a tenth (None: no turn is timed)."""
+    if snapshot.next_deadline is None or snapshot.deadline_kind != Table.Deadline.TURN:
+        return None
+    if snapshot.paused and snapshot.paused_left is not None:
+        remaining = snapshot.paused_left  # the clock stands still until it is resumed
+    else:
+        remaining = max(0.0, (snapshot.next_deadline - timezone.now()).total_seconds())
+    # Tenths are all a phone shows; frames drawn within the same tenth share their HTML.
+    return round(remaining, 1)
+
+
+def _seats_for(
+    snapshot: Snapshot, persp: Perspective, players: dict[int, dict[str, Any]],
+    remaining: float | None,
+) -> list[dict[str, Any]]:
+    """The seats as everyone sees them, once per version (and tenth of a second on the clock);
+    this connection's own seats are copied and marked, its own cards put in. Drawn from this
+    connection's seat: it first, then the others to its left. ``players``: the hand's, by
+    seat."""
     seats = []
     own = players.get(persp.viewer) if persp.viewer is not None else None
     for row in _public_seats(snapshot, remaining):
@@ -99,16 +152,37 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
             if own is not None and position == persp.viewer:
                 row["cards"] = own["cards"]
         seats.append(row)
-    # Drawn from this connection's seat: it first, then the others to its left.
     home = persp.viewer if persp.viewer is not None else persp.home
     if home is not None and any(s["seat"] == home for s in seats):
         at = next(i for i, s in enumerate(seats) if s["seat"] == home)
         seats = seats[at:] + seats[:at]
-    you = next((s for s in seats if s["seat"] == persp.viewer), None)
-    language = options.language or get_language()
-    log_lines = _log_lines(snapshot, language)
-    # The parts drawn alike for everyone at the table (cached as such: tables.cache.fragments).
-    top = {
+    return seats
+
+
+def _names(snapshot: Snapshot, persp: Perspective) -> dict[str, Any]:
+    """Who holds this phone: its seats' names, who it is handed to, whose place is drawn."""
+    return {
+        "mine_names": [snapshot.name(p) for p in persp.mine],
+        "handoff_name": snapshot.name(persp.handoff) if persp.handoff is not None else "",
+        "home_name": snapshot.name(persp.home) if persp.home is not None else "",
+    }
+
+
+def _host_rights(snapshot: Snapshot, persp: Perspective) -> dict[str, Any]:
+    """Whether this phone is the host's, what it may change in the lobby, and the people
+    seated (the host's list)."""
+    is_host = snapshot.host_position is not None and snapshot.host_position in persp.mine
+    return {
+        "is_host": is_host,
+        "can_add_computer": is_host and snapshot.seat_count < 6,
+        "can_remove_computer": is_host and snapshot.seat_count > max(2, len(snapshot.seats)),
+        "persons": [s for s in snapshot.seats.values() if not s.is_computer],
+    }
+
+
+def _top(snapshot: Snapshot, view: dict[str, Any] | None, mode: str) -> dict[str, Any]:
+    """The bar above the table: the blinds, the hand, the deck's commitment."""
+    return {
         "blinds": [view["small_blind"], view["big_blind"]] if view else None,
         "hand_number": view["hand_number"] if view else 0,
         "to_next_level": view["hands_to_next_level"] if view else None,
@@ -117,7 +191,12 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "paused_by": snapshot.paused_by,
         "deck": commitments.shown_root(snapshot),  # the deck commitment's root, short
     }
-    center = {
+
+
+def _center(hand: dict[str, Any] | None, log_lines: list[str]) -> dict[str, Any]:
+    """The middle of the table: the board (the winning cards marked), the pots, the log's
+    last line."""
+    return {
         "board": hand["board"] if hand else [],
         "finished": bool(hand and hand["finished"]),
         "win_cards": hand["awards"][-1]["cards"] if hand and hand["finished"] and hand["awards"]
@@ -127,14 +206,27 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "last_line": log_lines[-1] if log_lines else "",
         "events": hand["event_count"] if hand else 0,
     }
-    standings = None
-    if view and view["standings"]:
-        standings = [
-            {**s, "name": snapshot.name(s["seat"]), "you": s["seat"] in persp.mine}
-            for s in view["standings"]
-        ]
-    is_host = snapshot.host_position is not None and snapshot.host_position in persp.mine
-    persons = [s for s in snapshot.seats.values() if not s.is_computer]
+
+
+def _standings(
+    snapshot: Snapshot, view: dict[str, Any] | None, persp: Perspective
+) -> list[dict[str, Any]] | None:
+    """The game's standings with names, this connection's seats marked (None: none yet)."""
+    if not (view and view["standings"]):
+        return None
+    return [
+        {**s, "name": snapshot.name(s["seat"]), "you": s["seat"] in persp.mine}
+        for s in view["standings"]
+    ]
+
+
+def _data(
+    snapshot: Snapshot, persp: Perspective, mode: str, view: dict[str, Any] | None,
+    players: dict[int, dict[str, Any]], legal: dict[str, Any] | None, remaining: float | None,
+) -> dict[str, Any]:
+    """The frame's data for the phone's scripts (``#table-data``)."""
+    game = snapshot.game
+    hand = view["hand"] if view else None
     data = {
         "version": snapshot.version,
         "screen": mode,
@@ -142,7 +234,7 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "you": persp.viewer,
         "mine": list(persp.mine),
         "handoff": persp.handoff,
-        "to_act": to_act,
+        "to_act": hand["to_act"] if hand and not hand["finished"] else None,
         "legal": legal,
         "remaining": remaining,
         "paused": snapshot.paused,
@@ -168,46 +260,7 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
                 "exact": gettext("Chance to win: every card to come counted"),
                 "simulated": gettext("Chance to win: simulated, {margin} points"),
             }}
-    return {
-        "table": snapshot,
-        "code": snapshot.code,
-        "pretty_code": codes.pretty(snapshot.code),
-        "version": snapshot.version,
-        "screen": mode,
-        "persp": persp,
-        "seats": seats,
-        "you": you,
-        "you_seat": next((s for s in seats if s["you"]), None),  # drawn at the bottom
-        "best": {
-            "key": hand.get("your_best"), "name": hand.get("your_best_name"),
-        } if hand else None,
-        "top": top,
-        "center": center,
-        "mine_names": [snapshot.name(p) for p in persp.mine],
-        "handoff_name": snapshot.name(persp.handoff) if persp.handoff is not None else "",
-        "home_name": snapshot.name(persp.home) if persp.home is not None else "",
-        "view": view,
-        "hand": hand,
-        "legal": legal,
-        # Unguessable (a known id could swallow an action); only the action bar sends one.
-        "action_id": secrets.token_hex(16) if legal else "",
-        "log": log_lines,
-        "log_tail": log_lines[-12:],
-        "last_line": log_lines[-1] if log_lines else "",
-        "standings": standings,
-        "is_host": is_host,
-        "can_add_computer": is_host and snapshot.seat_count < 6,
-        "can_remove_computer": is_host and snapshot.seat_count > max(2, len(snapshot.seats)),
-        "persons": persons,
-        "join_url": options.join_url,
-        # The join link as a QR code for friends sitting nearby (lobby only; one per link).
-        "qr": mark_safe(qr_svg(options.join_url)) if mode == "lobby" and options.join_url else "",
-        "notice": options.notice,
-        "data": data,
-        "language": language,  # the active one while the frame is drawn
-        "now_ms": int(time.time() * 1000),
-        **options.extra,
-    }
+    return data
 
 
 def runout_of(snapshot: Snapshot) -> dict[str, Any] | None:

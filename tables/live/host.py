@@ -1,10 +1,11 @@
 """The host's controls on the phones: ``{"type": "host", ...}`` messages from the host's phone
-and the menu drawn for it (``#host-menu``). The controls themselves are ``tables.write.host``.
+and the menu drawn for it (``#host-menu``). The controls themselves are ``tables.write.host``;
+the message's handler is in ``HANDLERS`` (called by ``tables.live.consumer``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -12,8 +13,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.utils.translation import override
 
-from tables.live.frames import error_notice
-from tables.live.protocol import Message
+from tables.live.protocol import Handler, Message
 from tables.models import Table
 from tables.write.host import (
     computer_plays,
@@ -31,43 +31,28 @@ from tables.write.tell import tell_async
 Connection = Any
 
 
+# Each control's write (tables.write.host), made with the table, the phone's claims and, for
+# these, one more value taken from the message.
+_CONTROLS: dict[str, Callable[..., Any]] = {
+    "pause": pause_game, "resume": resume_game, "end": end_game, "computer": computer_plays,
+    "pass": pass_host, "learning_on": set_learning, "learning_off": set_learning,
+}
+_WITH_SEAT = ("computer", "pass")  # the seat it is for
+_LEARNING = ("learning_on", "learning_off")  # the learning table switch: on or off
+
+
 async def receive(consumer: Connection, message: Message) -> None:
     """``{"type": "host", "do": "pause|resume|end|computer|pass|menu|learning_on|learning_off",
-    "seat": N}``: the
-    control is made (every phone redraws from the group message) or refused to this phone."""
+    "seat": N}``: the control is made (every phone redraws from the group message), then this
+    phone is sent the menu as it stands; refused (``Refused``, told to this phone by the
+    consumer), nothing is."""
     assert consumer.table_id is not None
     do = message.do
-    try:
-        if do == "menu":
-            await consumer.send(text_data=await database_sync_to_async(menu_html)(
-                consumer.table_id, consumer.hashes, consumer.language
-            ))
-            return
-        if do in ("computer", "pass") and message.seat is None:
-            raise Refused("bad_seat", _("A seat is a number from 0 to 5."))
-        if do == "pause":
-            await write_then_notify(pause_game, consumer.table_id, consumer.hashes)
-        elif do == "resume":
-            await write_then_notify(resume_game, consumer.table_id, consumer.hashes)
-        elif do == "end":
-            await write_then_notify(end_game, consumer.table_id, consumer.hashes)
-        elif do == "computer":
-            await write_then_notify(
-                computer_plays, consumer.table_id, consumer.hashes, message.seat
-            )
-        elif do == "pass":
-            await write_then_notify(
-                pass_host, consumer.table_id, consumer.hashes, message.seat
-            )
-        elif do in ("learning_on", "learning_off"):  # the learning table switch
-            await write_then_notify(
-                set_learning, consumer.table_id, consumer.hashes, do == "learning_on"
-            )
-        else:
+    if do != "menu":
+        write = _CONTROLS.get(do)
+        if write is None:
             raise Refused("unknown_control", _("Unknown host control."))
-    except Refused as exc:
-        await consumer.send_notice(error_notice(exc.code, exc.message))
-        return
+        await write_then_notify(write, consumer.table_id, consumer.hashes, *_more(message))
     if do == "pass":  # who may switch talk off and run the game changed: every phone's state
         await tell_async(consumer.channel_layer, consumer.group, {
             "type": "chat.event", "kind": "refresh",
@@ -75,6 +60,20 @@ async def receive(consumer: Connection, message: Message) -> None:
     await consumer.send(text_data=await database_sync_to_async(menu_html)(
         consumer.table_id, consumer.hashes, consumer.language
     ))
+
+
+HANDLERS: dict[str, Handler] = {"host": receive}
+
+
+def _more(message: Message) -> tuple[Any, ...]:
+    """What a control takes besides the table and the claims."""
+    if message.do in _WITH_SEAT:
+        if message.seat is None:
+            raise Refused("bad_seat", _("A seat is a number from 0 to 5."))
+        return (message.seat,)
+    if message.do in _LEARNING:
+        return (message.do == "learning_on",)
+    return ()
 
 
 def menu_html(table_id: int, hashes: Iterable[str], language: str) -> str:

@@ -22,13 +22,15 @@ values arrive as strings, so whole numbers may be written as digits in a string)
     {"type": "host", "do": "computer", "seat": 3}   # computer (an away seat), pass (the role),
                                       # menu (send me the controls as they stand)
 
-Anything else gets an error frame and changes nothing.
+Anything else gets an error frame and changes nothing. A message that passes is answered by
+the handler of its type (``Handler``; they are listed in ``tables.live.consumer.HANDLERS``).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,6 +70,12 @@ class Message:
     reaction: str = ""  # react: the reaction's name
     on: bool = True  # talk: on or off
     do: str = ""  # host: which control
+
+
+# What answers a message once it is checked: ``await handler(connection, message)`` (the
+# connection is ``tables.live.consumer.TableConsumer``; its table of handlers, by type, is
+# ``tables.live.consumer.HANDLERS``).
+Handler = Callable[[Any, Message], Awaitable[None]]
 
 
 def parse(text: str | None, data: bytes | None, max_bytes: int) -> Message:

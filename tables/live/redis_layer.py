@@ -14,7 +14,7 @@ was published while Redis was away, or before the subscriptions came back, is lo
 keeps nothing. So once the subscriber hears from Redis again after losing it, every
 connection of this process in a group on that server is handed a ``layer.resumed`` message
 (``TableConsumer.layer_resumed`` draws its table if it moved on meanwhile). A phone also
-catches up whenever it asks (``TableConsumer.on_ping``).
+catches up whenever it asks (``tables.live.playing.ping``).
 
 While Redis is away, subscribing and unsubscribing fail with redis's ConnectionError (the
 caller logs it in one line: ``tables.write.tell.guarded``), never with anything else and never

@@ -219,31 +219,25 @@ def _my_cards(
     return SafeString("")
 
 
-def play_screen(context: Any) -> SafeString:
-    """The table while a game runs, for the connection whose frame ``context`` describes
-    (``tables.live.frames.frame_context``): opponents round the top, you at the bottom, the action
-    bar only on your turn."""
-    code = context["code"]
-    hand = context.get("hand")
-    persp = context["persp"]
-    legal = context.get("legal")
-    csrf_token = context.get("csrf_token")
-    seats: list[dict[str, Any]] = context["seats"]
-    you = context.get("you")
-    you_seat = context.get("you_seat")
-    snapshot = context.get("table")
-    memo: dict[Any, Any] | None = getattr(snapshot, "memo", None)
-    language = context.get("language") or get_language()
+class _Kept:
+    """The parts of one frame drawn alike for every connection at its version: each found in
+    the snapshot's memo (``memo``; None without a snapshot) by a short key before a cache key is
+    built from every parameter (``tables.cache.render_component``)."""
 
-    def shared(
-        key: tuple[Any, ...], name: str, params: dict[str, Any] | None = None,
+    __slots__ = ("language", "memo")
+
+    def __init__(self, memo: dict[Any, Any] | None, language: str) -> None:
+        self.memo = memo
+        self.language = language
+
+    def part(
+        self, key: tuple[Any, ...], name: str, params: dict[str, Any] | None = None,
         fill: Callable[[], dict[str, Any]] | None = None, seat: dict[str, Any] | None = None,
     ) -> str:
-        """A part drawn alike for every connection at this version: found by ``key`` in the
-        snapshot's memo before a cache key is built from every parameter. ``key`` holds every
-        value of ``params`` and of what ``fill()`` returns that may differ between two
-        connections. ``seat``: a seat's row, drawn by components/seat.html."""
-        full = ("part", language, name, *key)
+        """``key`` holds every value of ``params`` and of what ``fill()`` returns that may
+        differ between two connections. ``seat``: a seat's row, drawn by components/seat.html."""
+        memo = self.memo
+        full = ("part", self.language, name, *key)
         html: str | None = memo.get(full) if memo is not None else None
         if html is None:
             made: dict[str, Any] | None
@@ -253,22 +247,53 @@ def play_screen(context: Any) -> SafeString:
             else:
                 made = fill() if fill else None
             assert params is not None
-            html = render_component(name, params, made, language)
+            html = render_component(name, params, made, self.language)
             if memo is not None:
                 memo[full] = html
         return html
 
-    top = context["top"]
-    center = context["center"]
-    request = context.get("request")
-    tools = {"request": request, "csrf_token": csrf_token}
+
+def play_screen(context: Any) -> SafeString:
+    """The table while a game runs, for the connection whose frame ``context`` describes
+    (``tables.live.frames.frame_context``): opponents round the top, you at the bottom, the action
+    bar only on your turn."""
+    hand = context.get("hand")
+    persp = context["persp"]
+    language = context.get("language") or get_language()
+    kept = _Kept(getattr(context.get("table"), "memo", None), language)
     parts: list[str] = [
         f'<div class="table-screen" data-hand="{_e(hand["hand_number"]) if hand else ""}">\n',
+        *_top_bar(context, kept),
+        *_ring(context, kept),
+    ]
+    you_seat = context.get("you_seat")
+    if you_seat:
+        parts.append(_my_place(you_seat, context.get("best"), language))
+    if persp.pass_and_play:
+        parts += ["\n\n", _pass_controls(context, language)]
+    parts.append("\n\n")
+    if context.get("legal"):
+        parts.append(_action_bar(context, language))
+    else:
+        parts.append(_waiting_bar(context, language))
+    parts.append("</div>\n")
+    return SafeString("".join(parts))  # every part is escaped by its template or above
+
+
+def _top_bar(context: Any, kept: _Kept) -> list[str]:
+    """The bar above the table: blinds and hand number, the log drawer, sound and language."""
+    code = context["code"]
+    persp = context["persp"]
+    csrf_token = context.get("csrf_token")
+    request = context.get("request")
+    tools = {"request": request, "csrf_token": csrf_token}
+    top = context["top"]
+    return [
         '<header class="table-top" id="table-info" data-testid="table-info">\n  ',
-        shared((top["watching"],), "tables/_table_info.html", {"top": top}),
+        kept.part((top["watching"],), "tables/_table_info.html", {"top": top}),
         "  ",
         # The log grows by a line or so at every change: its frame is kept, the lines filled in.
-        shared((bool(persp.mine),), "tables/_log_drawer.html", {
+        kept.part((bool(persp.mine),), "tables/_log_drawer.html", {
             "log": slot("log") if context["log_tail"] else "",
             "history": bool(persp.mine), "history_url": slot("history_url"),
             "move_url": slot("move_url"),
@@ -277,24 +302,34 @@ def play_screen(context: Any) -> SafeString:
             "move_url": table_url("seat_moves", code),
         }),
         "  ",
-        shared((), "tables/_table_tools.html", tools) if request is None and not csrf_token
+        kept.part((), "tables/_table_tools.html", tools) if request is None and not csrf_token
         else render_component("tables/_table_tools.html", tools),
         "</header>\n\n",
+    ]
+
+
+def _ring(context: Any, kept: _Kept) -> list[str]:
+    """The opponents' seats round the table, and its middle (the board, the pots, the last line
+    of the log)."""
+    code = context["code"]
+    center = context["center"]
+    language = kept.language
+    parts = [
         '<div class="ring">\n  <div class="felt" aria-hidden="true"></div>\n  ',
         '<ol class="seats opponents" id="seats" data-testid="seats" aria-label='
         f'"{_players_label(language)}">\n    ',
     ]
-    for seat in seats:
+    for seat in context["seats"]:
         if not seat["you"]:
             cards = tuple(seat["cards"]) if seat["cards"] else None
             key = (seat["seat"], seat["mine"], seat["remaining"], cards)
-            parts += ["<li>", shared(key, "components/seat.html", seat=seat), "</li>"]
+            parts += ["<li>", kept.part(key, "components/seat.html", seat=seat), "</li>"]
     parts += [
         "\n  </ol>\n  ",
         # The last line of the log and the event count change at every version, the board and
         # the pots when cards come or chips go in: all are written into one drawing kept for
         # every table (the board and the pots are drawn apart, each kept as such).
-        shared((), "tables/_table_center.html", {
+        kept.part((), "tables/_table_center.html", {
             "code": slot("code"), "board": slot("board"), "pots": slot("pots"), "center": {
                 "finished": center["finished"],
                 "last_line": slot("last_line") if center["last_line"] else "",
@@ -311,85 +346,105 @@ def play_screen(context: Any) -> SafeString:
         }),
         "\n</div>\n\n",
     ]
-    if you_seat:
-        params, filled = _seat_part(you_seat)
-        # Your cards and the line under them are drawn apart (each kept as such) and written
-        # into your place, which then only changes with your turn, your bet, a fold...
-        filled["cards"] = _my_cards(
-            params.pop("cards"), params.pop("winning_cards"), params["in_hand"],
-            params["folded"], language,
-        )
-        filled["best_line"] = render_component("tables/_my_best.html", {
-            "won": params["won"], "hand_key": params.pop("hand_key"),
-            "hand_name": params.pop("hand_name"), "best": context.get("best"),
-        }, language=language)
-        params["won"] = bool(params["won"])
-        parts.append(render_component("tables/_me.html", {
-            "s": params, "cards": slot("cards"), "best_line": slot("best_line"),
-        }, fill=filled, language=language))
-    if persp.pass_and_play:
-        reveal = [
-            {"seat": s["seat"], "name": s["name"]}
-            for s in seats if s["mine"] and s["in_hand"] and not s["folded"]
-        ]
-        parts += ["\n\n", render_component("tables/_pass_controls.html", {
-            "code": code, "shown": persp.viewer is not None, "legal": bool(legal),
-            "reveal": reveal, "csrf_token": csrf_token,
-        }, language=language)]
-    parts.append("\n\n")
+    return parts
+
+
+def _my_place(you_seat: dict[str, Any], best: Any, language: str) -> str:
+    """Your own place at the bottom (``tables/_me.html``). Your cards and the line under them
+    are drawn apart (each kept as such) and written into it, which then only changes with your
+    turn, your bet, a fold..."""
+    params, filled = _seat_part(you_seat)
+    filled["cards"] = _my_cards(
+        params.pop("cards"), params.pop("winning_cards"), params["in_hand"],
+        params["folded"], language,
+    )
+    filled["best_line"] = render_component("tables/_my_best.html", {
+        "won": params["won"], "hand_key": params.pop("hand_key"),
+        "hand_name": params.pop("hand_name"), "best": best,
+    }, language=language)
+    params["won"] = bool(params["won"])
+    return render_component("tables/_me.html", {
+        "s": params, "cards": slot("cards"), "best_line": slot("best_line"),
+    }, fill=filled, language=language)
+
+
+def _pass_controls(context: Any, language: str) -> str:
+    """Pass and play: who may take the phone now (``tables/_pass_controls.html``)."""
+    reveal = [
+        {"seat": s["seat"], "name": s["name"]}
+        for s in context["seats"] if s["mine"] and s["in_hand"] and not s["folded"]
+    ]
+    return render_component("tables/_pass_controls.html", {
+        "code": context["code"], "shown": context["persp"].viewer is not None,
+        "legal": bool(context.get("legal")), "reveal": reveal,
+        "csrf_token": context.get("csrf_token"),
+    }, language=language)
+
+
+def _action_bar(context: Any, language: str) -> str:
+    """Your turn (``tables/_action_bar.html``). New at every change: drawn once per kind of
+    turn, the table and the numbers filled in."""
+    code = context["code"]
+    hand = context.get("hand")
+    legal = context["legal"]
+    you = context.get("you")
+    assert hand is not None
+    return render_component("tables/_action_bar.html", {
+        "code": slot("code"), "act_url": slot("act_url"), "version": slot("version"),
+        "action_id": slot("action_id"),
+        "legal": {
+            "seat": slot("seat"), "check": legal["check"], "call": slot("call"),
+            "call_all_in": legal["call_all_in"], "bet_or_raise": legal["bet_or_raise"],
+            "min_to": slot("min_to"), "max_to": slot("max_to"),
+            "one_amount": legal["min_to"] == legal["max_to"],
+        },
+        "csrf_token": context.get("csrf_token"),
+        "hand": {
+            "hand_number": slot("hand_number"), "street": hand["street"],
+            "current_bet": slot("current_bet"), "pot_total": slot("pot_total"),
+            "big_blind": slot("big_blind"), "events": slot("events"),
+        },
+        "you": {"bet": slot("your_bet")},
+    }, fill={
+        "code": code, "act_url": table_url("act", code),
+        "version": context["version"], "action_id": context["action_id"],
+        "seat": legal["seat"], "call": legal["call"], "min_to": legal["min_to"],
+        "max_to": legal["max_to"], "hand_number": hand["hand_number"],
+        "current_bet": hand["current_bet"], "pot_total": hand["pot_total"],
+        "big_blind": hand["big_blind"], "events": hand["event_count"],
+        "your_bet": you["bet"] if you else 0,
+    }, language=language)
+
+
+def _waiting_bar(context: Any, language: str) -> str:
+    """Not your turn (``tables/_waiting_bar.html``): whom the table waits for, your pre-moves
+    while you are in the hand, the way back when you are away."""
+    code = context["code"]
+    hand = context.get("hand")
+    you = context.get("you")
+    you_seat = context.get("you_seat")
+    csrf_token = context.get("csrf_token")
     finished = bool(hand and hand["finished"])
-    if legal:
-        assert hand is not None
-        # New at every change: drawn once per kind of turn, the table and the numbers filled
-        # in.
-        parts.append(render_component("tables/_action_bar.html", {
-            "code": slot("code"), "act_url": slot("act_url"), "version": slot("version"),
-            "action_id": slot("action_id"),
-            "legal": {
-                "seat": slot("seat"), "check": legal["check"], "call": slot("call"),
-                "call_all_in": legal["call_all_in"], "bet_or_raise": legal["bet_or_raise"],
-                "min_to": slot("min_to"), "max_to": slot("max_to"),
-                "one_amount": legal["min_to"] == legal["max_to"],
-            },
-            "csrf_token": csrf_token,
-            "hand": {
-                "hand_number": slot("hand_number"), "street": hand["street"],
-                "current_bet": slot("current_bet"), "pot_total": slot("pot_total"),
-                "big_blind": slot("big_blind"), "events": slot("events"),
-            },
-            "you": {"bet": slot("your_bet")},
-        }, fill={
-            "code": code, "act_url": table_url("act", code),
-            "version": context["version"], "action_id": context["action_id"],
-            "seat": legal["seat"], "call": legal["call"], "min_to": legal["min_to"],
-            "max_to": legal["max_to"], "hand_number": hand["hand_number"],
-            "current_bet": hand["current_bet"], "pot_total": hand["pot_total"],
-            "big_blind": hand["big_blind"], "events": hand["event_count"],
-            "your_bet": you["bet"] if you else 0,
-        }, language=language))
-    else:
-        away = bool(you_seat and you_seat["away"])
-        pre = bool(
-            you and you["in_hand"] and not you["folded"] and not you["all_in"]
-            and not finished and not persp.pass_and_play and not away
-        )
-        waiting = next((s["name"] for s in seats if s["turn"]), "")
-        parts.append(render_component("tables/_waiting_bar.html", {
-            "away": away, "back_url": slot("back_url") if away else "",
-            "csrf_token": csrf_token if away else None,  # a page's own, for its form alone
-            "pre": pre,
-            "hand": {
-                "hand_number": slot("hand_number"), "street": hand["street"],
-                "current_bet": slot("current_bet"),
-            } if pre and hand else None,
-            "to_call": bool(pre and hand and you and hand["current_bet"] > you["bet"]),
-            "finished": finished,
-            "waiting": slot("waiting") if waiting else "",
-        }, fill={
-            "hand_number": hand["hand_number"] if hand else "",
-            "current_bet": hand["current_bet"] if hand else "",
-            "waiting": waiting,
-            "back_url": table_url("back", code) if away else "",
-        }, language=language))
-    parts.append("</div>\n")
-    return SafeString("".join(parts))  # every part is escaped by its template or above
+    away = bool(you_seat and you_seat["away"])
+    pre = bool(
+        you and you["in_hand"] and not you["folded"] and not you["all_in"]
+        and not finished and not context["persp"].pass_and_play and not away
+    )
+    waiting = next((s["name"] for s in context["seats"] if s["turn"]), "")
+    return render_component("tables/_waiting_bar.html", {
+        "away": away, "back_url": slot("back_url") if away else "",
+        "csrf_token": csrf_token if away else None,  # a page's own, for its form alone
+        "pre": pre,
+        "hand": {
+            "hand_number": slot("hand_number"), "street": hand["street"],
+            "current_bet": slot("current_bet"),
+        } if pre and hand else None,
+        "to_call": bool(pre and hand and you and hand["current_bet"] > you["bet"]),
+        "finished": finished,
+        "waiting": slot("waiting") if waiting else "",
+    }, fill={
+        "hand_number": hand["hand_number"] if hand else "",
+        "current_bet": hand["current_bet"] if hand else "",
+        "waiting": waiting,
+        "back_url": table_url("back", code) if away else "",
+    }, language=language)

@@ -1,6 +1,8 @@
 """Table talk on the phones: the talk messages a phone sends over the table's websocket
 (``chat``, ``react``, ``mute``, ``unmute``, ``talk``, ``chat_history``) and the small frames each
-phone is sent when a line is said, deleted, or talk is switched (``deliver``).
+phone is sent when a line is said, deleted, or talk is switched (``deliver``). Each talk
+message has its handler in ``HANDLERS`` (called by ``tables.live.consumer``); a refusal is
+raised as ``tables.write.path.Refused`` and told to that phone alone.
 
 A bubble at the sender's seat and the chat drawer with its unread count are drawn by the phone's
 script from these frames (static/js/chat.js), which only ever sets the text as text; templates
@@ -19,9 +21,9 @@ from django.utils.translation import override
 
 from tables.cache import Snapshot, newest
 from tables.live import late
-from tables.live.frames import error_notice, info_notice, render_notice
+from tables.live.frames import info_notice, render_notice
 from tables.live.perspective import PassState
-from tables.live.protocol import Message
+from tables.live.protocol import Handler, Message
 from tables.models import Table, TableTalk
 from tables.write import talk as stored
 from tables.write.path import Refused
@@ -115,12 +117,12 @@ def _connect_data(session: Any, table_id: int) -> tuple[set[int], TableTalk, lis
     return muted, talk_of(table_id), recent(table_id, muted)
 
 
-async def _history(consumer: Connection) -> None:
-    """The phone's script asks once its socket is open (again after a reconnection): the
-    drawer (the last lines), the reactions and text box, and the talk's state, drawn for this
-    phone."""
+async def history(consumer: Connection, message: Message) -> None:
+    """``chat_history``: the phone's script asks once its socket is open (again after a
+    reconnection): the drawer (the last lines), the reactions and text box, and the talk's
+    state, drawn for this phone."""
     assert consumer.table_id is not None
-    snapshot = await consumer._snapshot()
+    snapshot = await consumer.current_snapshot()
     if snapshot is None:
         return
     muted, talk, lines = await database_sync_to_async(_connect_data)(
@@ -149,29 +151,15 @@ def _sender(consumer: Connection, mine: list[int]) -> int:
     return mine[0]
 
 
-async def receive(consumer: Connection, message: Message) -> None:
-    """A talk message from the phone (chat, react, mute, unmute, talk); refusals are told to
-    this phone only, as a notice."""
-    try:
-        if message.type in ("chat", "react"):
-            await _say(consumer, message)
-        elif message.type in ("mute", "unmute"):
-            await _mute(consumer, message)
-        elif message.type == "chat_history":
-            await _history(consumer)
-        else:
-            await _switch(consumer, message.on)
-    except Refused as exc:
-        await consumer.send_notice(error_notice(exc.code, exc.message))
-
-
-async def _say(consumer: Connection, message: Message) -> None:
+async def say(consumer: Connection, message: Message) -> None:
+    """``chat`` (a line of text) or ``react`` (a quick reaction), from a seated phone: stored,
+    then sent to every phone at the table."""
     # Who sits where, as this process last drew the table (no query: chat must not take the
     # database thread from play); loaded when this process holds no version of it.
     assert consumer.table_id is not None
     snapshot = newest(consumer.table_id)
     if snapshot is None or (snapshot.code, snapshot.created_at) != consumer.identity:
-        snapshot = await consumer._snapshot()
+        snapshot = await consumer.current_snapshot()
     if snapshot is None:
         return
     mine = snapshot.positions_of(consumer.hashes)
@@ -201,7 +189,8 @@ async def _say(consumer: Connection, message: Message) -> None:
         await deliver(consumer, line.to_event())
 
 
-async def _mute(consumer: Connection, message: Message) -> None:
+async def mute(consumer: Connection, message: Message) -> None:
+    """``mute`` or ``unmute`` a seat, for this phone only (kept in its session)."""
     seat = message.seat
     if seat is None:
         raise Refused("bad_seat", _("A seat is a number from 0 to 5."))
@@ -220,7 +209,7 @@ async def _mute(consumer: Connection, message: Message) -> None:
 
     talk, lines = await database_sync_to_async(save_and_read)()
     consumer.chat_muted = muted
-    snapshot = await consumer._snapshot()
+    snapshot = await consumer.current_snapshot()
     if snapshot is None:
         return
     mine = snapshot.positions_of(consumer.hashes)
@@ -236,12 +225,22 @@ async def _mute(consumer: Connection, message: Message) -> None:
     )
 
 
-async def _switch(consumer: Connection, on: bool) -> None:
+async def switch(consumer: Connection, message: Message) -> None:
+    """``talk``: the host turns table talk off or on, for every phone at the table."""
     assert consumer.table_id is not None
-    talk = await database_sync_to_async(switch_talk)(consumer.table_id, consumer.hashes, on)
+    talk = await database_sync_to_async(switch_talk)(
+        consumer.table_id, consumer.hashes, message.on
+    )
     event = {"type": "chat.event", "kind": "state", "off": talk.off, "by": talk.by}
     if not await tell_async(consumer.channel_layer, consumer.group, event):
         await deliver(consumer, event)  # the host's own phone, at least
+
+
+# The talk messages' handlers (refusals are raised as ``Refused``: the consumer tells this phone).
+HANDLERS: dict[str, Handler] = {
+    "chat": say, "react": say, "mute": mute, "unmute": mute, "talk": switch,
+    "chat_history": history,
+}
 
 
 async def deliver(consumer: Connection, event: dict[str, Any]) -> None:
@@ -260,11 +259,11 @@ async def deliver(consumer: Connection, event: dict[str, Any]) -> None:
             text_data=f'<li id="chat-{int(event["id"])}" hx-swap-oob="delete"></li>'
         )
     elif kind == "late":  # a late friend asked or was answered: each phone its own part
-        snapshot = await consumer._snapshot()
+        snapshot = await consumer.current_snapshot()
         seated = bool(snapshot is not None and snapshot.positions_of(consumer.hashes))
         await late.deliver(consumer, seated)
     elif kind == "refresh":  # the host changed: this phone's state drawn again
-        snapshot = await consumer._snapshot()
+        snapshot = await consumer.current_snapshot()
         if snapshot is None:
             return
         talk = await database_sync_to_async(talk_of)(snapshot.id)
@@ -272,7 +271,7 @@ async def deliver(consumer: Connection, event: dict[str, Any]) -> None:
         mine = snapshot.positions_of(consumer.hashes)
         await consumer.send(text_data=state_html(snapshot, mine, talk, muted, consumer.language))
     elif kind == "state":
-        snapshot = await consumer._snapshot()
+        snapshot = await consumer.current_snapshot()
         if snapshot is None:
             return
         talk = TableTalk(table_id=snapshot.id, off=bool(event["off"]), by=str(event["by"]))
