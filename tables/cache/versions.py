@@ -336,6 +336,11 @@ def _keep(snapshot: Snapshot) -> Snapshot:
     with _snapshot_lock:
         _snapshots[key] = snapshot
         kept = _versions_kept.setdefault(snapshot.id, [])
+        # An id given out again (SQLite reuses the highest after a delete; tests roll back):
+        # the versions of the table that had it before go, else they would push this one out.
+        for stale in [k for k in kept if k[1:3] != key[1:3]]:
+            kept.remove(stale)
+            _snapshots.pop(stale, None)
         # A version kept again (a load that raced the write that kept it, say) replaces the
         # copy it had; named twice in the list, the first would push it out of the cache
         # while the list still named it, and this process would hold nothing of the table.

@@ -196,3 +196,20 @@ def test_a_load_reads_the_seats_in_the_same_query_as_they_are() -> None:
         assert type(info.is_computer) is bool and type(info.away) is bool
         assert type(info.position) is int
     assert loaded.seats[1].name == 'Bi"kash\\ <नेपाली> 🂡' and loaded.seats[1].away
+
+
+def test_a_table_id_given_out_again_does_not_push_the_new_table_out_of_the_cache() -> None:
+    """SQLite can give a table's id out again (a rolled-back insert, a deleted newest row): the
+    versions cached for the table that had it before, far ahead, must not push out the new
+    table's versions."""
+    table, _hashes = table_at_a_turn()
+    table.refresh_from_db()
+    loaded = cache.load_snapshot(table.id)
+    assert loaded is not None
+    kept_versions._snapshots.clear()
+    kept_versions._versions_kept.clear()
+    for version in (80, 81):  # the old table with this id
+        kept_versions._keep(dataclasses.replace(loaded, code="OLDONE", version=version))
+    kept_versions._keep(loaded)
+    assert cache.cached_snapshot(table.id, table.code, table.created_at, table.version) is loaded
+    assert not cache.cached_snapshot(table.id, "OLDONE", loaded.created_at, 81)
