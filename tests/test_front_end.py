@@ -134,3 +134,27 @@ def test_each_page_links_only_the_files_of_its_screen() -> None:
         f"js/{p.name}" for p in (ROOT / "static" / "js").glob("*.js")
     }
     assert files <= named, files - named
+
+
+def test_scripts_are_collected_without_their_comment_lines_and_nothing_else() -> None:
+    from config.static import _own_js, minify_js
+
+    assert _own_js("js/live.js") and not _own_js("django_htmx/htmx.min.js")
+    sample = (
+        "/* A note\n   over lines. */\n(function () {\n  // a line of comment\n"
+        '  var a = "/* kept */"; // kept after code\n  /* x */ var b = 1;\n}());\n'
+    )
+    assert minify_js(sample) == (
+        '(function () {\nvar a = "/* kept */"; // kept after code\n/* x */ var b = 1;\n}());\n'
+    )
+    for path in sorted((ROOT / "static" / "js").glob("*.js")):
+        source = path.read_text(encoding="utf-8")
+        small = minify_js(source)
+        assert minify_js(small) == small, path
+        assert len(small) < len(source), path
+        # No string runs over several lines (a template literal would lose its indentation).
+        assert "`" not in small, path
+        # Every line of code is kept, in order, only its indentation gone.
+        code = [line.strip() for line in small.splitlines() if line.strip()]
+        rest = iter(line.strip() for line in source.splitlines())
+        assert all(any(line == other for other in rest) for line in code), path
