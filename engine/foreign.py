@@ -31,7 +31,7 @@ class ForeignHand:
     events: list[dict[str, Any]]  # the hand's events with the file's hole cards only
 
     def replay_data(self) -> dict[str, Any]:
-        """What the replayer draws (templates/tables/hand.html), less the log lines."""
+        """What the replayer draws (templates/history/replayer.html), less the log lines."""
         hand = self.hand
         return {
             "seats": [

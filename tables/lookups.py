@@ -98,7 +98,7 @@ def table_or_tournament(who: Who, code: str) -> Table | Tournament:
 
 
 def limited_page(request: HttpRequest) -> HttpResponse:
-    response = render(request, "tables/message.html", {
+    response = render(request, "pages/message.html", {
         "title": _("Too many wrong codes"), "text": _("Wait a minute, then try again."),
     }, status=429)
     response["Retry-After"] = str(int(ratelimit.WINDOW.total_seconds()))

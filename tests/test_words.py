@@ -32,8 +32,8 @@ NOT_YET: frozenset[str] = frozenset()
 
 # A module of this project, perhaps followed by a name in it: ``tables.write.path.apply_change``.
 DOTTED = re.compile(r"(?<![\w./-])((?:tables|engine|config)(?:\.[A-Za-z_]\w*)+)")
-# A file of this project: ``tables/write/path.py``, ``templates/tables/table.html``,
-# ``benchmarks/bench_frames.py`` (a template's name alone, ``tables/table.html``, too).
+# A file of this project: ``tables/write/path.py``, ``templates/table/page.html``,
+# ``benchmarks/bench_frames.py`` (a template's name alone, ``table/page.html``, too).
 PATH = re.compile(
     r"(?<![\w./-])((?:tables|engine|config|templates|static|scripts|deploy|benchmarks|tests)"
     r"/[\w./-]*\.(?:py|html|js|css|sh|md|conf|service|timer|target|json|txt|po))(?![\w/])"
@@ -183,7 +183,7 @@ def test_the_name_checks_catch_a_dead_name() -> None:
     assert not dotted_exists("tables.write.path.no_such_function")
     assert not dotted_exists("tables.live.consumer.TableConsumer.no_such_method")
     assert path_exists("tables/write/path.py")
-    assert path_exists("tables/table.html")
+    assert path_exists("table/page.html")
     assert not path_exists("tables/chat.py")
     assert DOTTED.findall("see ``tables.history_views.hand``.") == ["tables.history_views.hand"]
     assert PATH.findall("(tables/chat.py)") == ["tables/chat.py"]

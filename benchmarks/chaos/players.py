@@ -37,7 +37,7 @@ _EVENTS = re.compile(r'id="last-line"[^>]*data-announce-id="[A-Z0-9]+-(\d+)-(\d+
 # its number; the viewer's own seat is away when the frame offers "I'm back" instead.
 _SEAT = re.compile(r'<div class="seat( [^"]*)?"\s+data-seat="(\d+)"')
 _COME_BACK = 'data-testid="come-back"'
-# The viewer's own place (tables/_me.html): away there too, also at their own turn, when the
+# The viewer's own place (table/_me.html): away there too, also at their own turn, when the
 # action bar is drawn instead of "I'm back".
 _ME = re.compile(r'<div class="me( [^"]*)?" id="me"[^>]*data-seat="(\d+)"')
 # What a notice says became of the action just sent, or asked about after a drop.

@@ -1,4 +1,4 @@
-/* Checks a hand's deck proof in the browser (templates/tables/history/_deck_proof.html): the
+/* Checks a hand's deck proof in the browser (templates/history/_deck_proof.html): the
    root is SHA-256 of the 52 commitments, each card this player saw hashes, with its salt and
    deck position, to the commitment at that position (c_i = SHA-256(i, card, salt_i)), that
    position is where such a card is dealt from, and the cards are exactly those the replay

@@ -130,7 +130,7 @@
   });
 })();
 
-/* The hint's box (templates/tables/_hint.html) closes with its own button. */
+/* The hint's box (templates/table/_hint.html) closes with its own button. */
 document.addEventListener("click", function (e) {
   var close = e.target.closest && e.target.closest("[data-hint-close]");
   if (!close) return;
@@ -138,7 +138,7 @@ document.addEventListener("click", function (e) {
   if (box) box.innerHTML = "";
 });
 
-/* Why a computer did that: a tap on its badge shows the reason (tables/_why.html). */
+/* Why a computer did that: a tap on its badge shows the reason (table/_why.html). */
 (function () {
   function close() { var el = document.getElementById("why-box"); if (el) el.innerHTML = ""; }
   document.addEventListener("click", function (e) {

@@ -1,5 +1,5 @@
 /* Replays one hand step by step from the events this player was allowed to see
-   (templates/tables/hand.html). Nothing hidden is ever in the data: other players' cards
+   (templates/history/replayer.html). Nothing hidden is ever in the data: other players' cards
    appear only where they were shown at the table. */
 (function () {
   "use strict";

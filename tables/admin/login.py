@@ -39,7 +39,7 @@ def throttled_login(request: HttpRequest) -> HttpResponse:
         return admin.site.login(request)
     keys = _keys(request)
     if ratelimit.too_many(KIND, keys, settings.TABLES_ADMIN_LOGIN_FAILURES_PER_MINUTE):
-        return render(request, "tables/message.html", {
+        return render(request, "pages/message.html", {
             "title": _("Too many wrong passwords"), "text": _("Wait a minute, then try again."),
         }, status=429)
     response = admin.site.login(request)

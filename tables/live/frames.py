@@ -421,13 +421,13 @@ def render_frame(snapshot: Snapshot, persp: Perspective, options: FrameOptions) 
         context["oob"] = True  # every element of a message replaces the one with its id
         if context["screen"] in ("play", "watch"):
             return screens.play_frame(context)  # what the template would call, without it
-        return render_to_string("tables/_frame.html", context)
+        return render_to_string("table/_frame.html", context)
 
 
 def render_notice(notice: Notice, language: str = "en", version: int | None = None) -> str:
     with override(language):
         return render_to_string(
-            "tables/_notice.html", {"notice": notice, "version": version, "oob": True}
+            "table/_notice.html", {"notice": notice, "version": version, "oob": True}
         )
 
 

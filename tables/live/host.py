@@ -96,4 +96,4 @@ def menu_html(table_id: int, hashes: Iterable[str], language: str) -> str:
                 "learning": table.learning if table.mode != Table.Mode.COMPUTER else None,
             }
     with override(language):
-        return render_to_string("tables/_host_menu.html", context)
+        return render_to_string("table/_host_menu.html", context)

@@ -58,9 +58,9 @@ def fragments(table_id: int, hashes: Iterable[str], seated: bool, language: str)
     """``#late-offer`` and ``#late-requests`` for one phone (out-of-band swaps)."""
     with override(language):
         return render_to_string(
-            "tables/_late_offer.html", {**offer_context(table_id, hashes, seated), "oob": True}
+            "table/_late_offer.html", {**offer_context(table_id, hashes, seated), "oob": True}
         ) + render_to_string(
-            "tables/_late_requests.html",
+            "table/_late_requests.html",
             {**requests_context(table_id, hashes), "oob": True},
         )
 

@@ -9,12 +9,12 @@ everything a person reads is in the components' templates.
 
 Parts and their parameters:
 
-- ``tables/_table_info.html`` (blinds, hand number), ``tables/_log_drawer.html`` (the log, new
-  at every version), ``tables/_table_tools.html`` (sound and language: always the same);
-- ``components/seat.html`` once per opponent, ``tables/_table_center.html`` (board, pots),
-  ``tables/_me.html`` (your cards: drawn only into your own frames);
-- ``tables/_pass_controls.html`` (pass and play), then ``tables/_action_bar.html`` on your turn
-  or ``tables/_waiting_bar.html``.
+- ``table/_table_info.html`` (blinds, hand number), ``table/_log_drawer.html`` (the log, new
+  at every version), ``table/_table_tools.html`` (sound and language: always the same);
+- ``components/seat.html`` once per opponent, ``table/_table_center.html`` (board, pots),
+  ``table/_me.html`` (your cards: drawn only into your own frames);
+- ``table/_pass_controls.html`` (pass and play), then ``table/_action_bar.html`` on your turn
+  or ``table/_waiting_bar.html``.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from tables.cache import printed, render_component, slot
 
 
 def play_frame(context: Any) -> SafeString:
-    """The whole frame (``tables/_frame.html``) on the play and watch screens, without a
+    """The whole frame (``table/_frame.html``) on the play and watch screens, without a
     template around it: the section carrying the version, the screen, a notice if any, and the
     frame's data for scripts."""
     persp = context["persp"]
@@ -58,7 +58,7 @@ def play_frame(context: Any) -> SafeString:
     ]
     if notice:
         parts.append(render_to_string(
-            "tables/_notice.html", {"notice": notice, "oob": oob, "version": context["version"]}
+            "table/_notice.html", {"notice": notice, "oob": oob, "version": context["version"]}
         ))
     memo = getattr(context.get("table"), "memo", None)
     data = _data_json(context["data"], memo) if memo is not None else None
@@ -124,7 +124,7 @@ def _log_items(lines: list[str]) -> SafeString:
 _JSON_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
 
 
-# What components/seat.html and tables/_me.html read of a seat (tables.live.frames._public_seats
+# What components/seat.html and table/_me.html read of a seat (tables.live.frames._public_seats
 # has more, e.g. what the seat put in the pot this hand, which would only tell apart drawings
 # that are the same).
 _SEAT_KEYS = (
@@ -200,7 +200,7 @@ _CARD_SLOT = '<span class="card-slot" aria-hidden="true"></span>'
 
 
 def _board(board: list[str], win_cards: list[str], language: str) -> SafeString:
-    """The board inside ``tables/_table_center.html``: its cards, the winning ones marked once
+    """The board inside ``table/_table_center.html``: its cards, the winning ones marked once
     the hand is over, and an empty place for each card still to come."""
     slots = _CARD_SLOT * max(0, 5 - len(board))
     return SafeString(f"\n    {_cards(board, win_cards, 'md', language)}\n    {slots}\n  ")
@@ -209,7 +209,7 @@ def _board(board: list[str], win_cards: list[str], language: str) -> SafeString:
 def _my_cards(
     cards: list[str] | None, win_cards: list[str], in_hand: bool, folded: bool, language: str
 ) -> SafeString:
-    """Your two cards, large, inside ``tables/_me.html``: face up when they are shown here,
+    """Your two cards, large, inside ``table/_me.html``: face up when they are shown here,
     face down while you are in the hand otherwise, nothing once you folded or sit out."""
     if cards:
         return SafeString(_cards(cards, win_cards, "lg", language) + "\n    ")
@@ -290,10 +290,10 @@ def _top_bar(context: Any, kept: _Kept) -> list[str]:
     top = context["top"]
     return [
         '<header class="table-top" id="table-info" data-testid="table-info">\n  ',
-        kept.part((top["watching"],), "tables/_table_info.html", {"top": top}),
+        kept.part((top["watching"],), "table/_table_info.html", {"top": top}),
         "  ",
         # The log grows by a line or so at every change: its frame is kept, the lines filled in.
-        kept.part((bool(persp.mine),), "tables/_log_drawer.html", {
+        kept.part((bool(persp.mine),), "table/_log_drawer.html", {
             "log": slot("log") if context["log_tail"] else "",
             "history": bool(persp.mine), "history_url": slot("history_url"),
             "move_url": slot("move_url"),
@@ -302,8 +302,8 @@ def _top_bar(context: Any, kept: _Kept) -> list[str]:
             "move_url": table_url("seat_moves", code),
         }),
         "  ",
-        kept.part((), "tables/_table_tools.html", tools) if request is None and not csrf_token
-        else render_component("tables/_table_tools.html", tools),
+        kept.part((), "table/_table_tools.html", tools) if request is None and not csrf_token
+        else render_component("table/_table_tools.html", tools),
         "</header>\n\n",
     ]
 
@@ -329,7 +329,7 @@ def _ring(context: Any, kept: _Kept) -> list[str]:
         # The last line of the log and the event count change at every version, the board and
         # the pots when cards come or chips go in: all are written into one drawing kept for
         # every table (the board and the pots are drawn apart, each kept as such).
-        kept.part((), "tables/_table_center.html", {
+        kept.part((), "table/_table_center.html", {
             "code": slot("code"), "board": slot("board"), "pots": slot("pots"), "center": {
                 "finished": center["finished"],
                 "last_line": slot("last_line") if center["last_line"] else "",
@@ -338,7 +338,7 @@ def _ring(context: Any, kept: _Kept) -> list[str]:
         }, lambda: {
             "code": code,
             "board": _board(center["board"], center["win_cards"], language),
-            "pots": render_component("tables/_pots.html", {
+            "pots": render_component("table/_pots.html", {
                 "pots": [{"amount": pot["amount"]} for pot in center["pots"]],
             }, language=language),
             "last_line": center["last_line"], "events": center["events"],
@@ -350,7 +350,7 @@ def _ring(context: Any, kept: _Kept) -> list[str]:
 
 
 def _my_place(you_seat: dict[str, Any], best: Any, language: str) -> str:
-    """Your own place at the bottom (``tables/_me.html``). Your cards and the line under them
+    """Your own place at the bottom (``table/_me.html``). Your cards and the line under them
     are drawn apart (each kept as such) and written into it, which then only changes with your
     turn, your bet, a fold..."""
     params, filled = _seat_part(you_seat)
@@ -358,23 +358,23 @@ def _my_place(you_seat: dict[str, Any], best: Any, language: str) -> str:
         params.pop("cards"), params.pop("winning_cards"), params["in_hand"],
         params["folded"], language,
     )
-    filled["best_line"] = render_component("tables/_my_best.html", {
+    filled["best_line"] = render_component("table/_my_best.html", {
         "won": params["won"], "hand_key": params.pop("hand_key"),
         "hand_name": params.pop("hand_name"), "best": best,
     }, language=language)
     params["won"] = bool(params["won"])
-    return render_component("tables/_me.html", {
+    return render_component("table/_me.html", {
         "s": params, "cards": slot("cards"), "best_line": slot("best_line"),
     }, fill=filled, language=language)
 
 
 def _pass_controls(context: Any, language: str) -> str:
-    """Pass and play: who may take the phone now (``tables/_pass_controls.html``)."""
+    """Pass and play: who may take the phone now (``table/_pass_controls.html``)."""
     reveal = [
         {"seat": s["seat"], "name": s["name"]}
         for s in context["seats"] if s["mine"] and s["in_hand"] and not s["folded"]
     ]
-    return render_component("tables/_pass_controls.html", {
+    return render_component("table/_pass_controls.html", {
         "code": context["code"], "shown": context["persp"].viewer is not None,
         "legal": bool(context.get("legal")), "reveal": reveal,
         "csrf_token": context.get("csrf_token"),
@@ -382,14 +382,14 @@ def _pass_controls(context: Any, language: str) -> str:
 
 
 def _action_bar(context: Any, language: str) -> str:
-    """Your turn (``tables/_action_bar.html``). New at every change: drawn once per kind of
+    """Your turn (``table/_action_bar.html``). New at every change: drawn once per kind of
     turn, the table and the numbers filled in."""
     code = context["code"]
     hand = context.get("hand")
     legal = context["legal"]
     you = context.get("you")
     assert hand is not None
-    return render_component("tables/_action_bar.html", {
+    return render_component("table/_action_bar.html", {
         "code": slot("code"), "act_url": slot("act_url"), "version": slot("version"),
         "action_id": slot("action_id"),
         "legal": {
@@ -417,7 +417,7 @@ def _action_bar(context: Any, language: str) -> str:
 
 
 def _waiting_bar(context: Any, language: str) -> str:
-    """Not your turn (``tables/_waiting_bar.html``): whom the table waits for, your pre-moves
+    """Not your turn (``table/_waiting_bar.html``): whom the table waits for, your pre-moves
     while you are in the hand, the way back when you are away."""
     code = context["code"]
     hand = context.get("hand")
@@ -431,7 +431,7 @@ def _waiting_bar(context: Any, language: str) -> str:
         and not finished and not context["persp"].pass_and_play and not away
     )
     waiting = next((s["name"] for s in context["seats"] if s["turn"]), "")
-    return render_component("tables/_waiting_bar.html", {
+    return render_component("table/_waiting_bar.html", {
         "away": away, "back_url": slot("back_url") if away else "",
         "csrf_token": csrf_token if away else None,  # a page's own, for its form alone
         "pre": pre,

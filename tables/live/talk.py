@@ -45,12 +45,12 @@ Connection = Any
 
 
 def line_html(line: Line, language: str) -> str:
-    """One line of the drawer (tables/_chat_line.html) in the phone's language."""
+    """One line of the drawer (table/_chat_line.html) in the phone's language."""
     emoji, label = REACTIONS.get(line.reaction, ("", ""))
     with override(language):
         said = line.said() if line.event in EVENTS else ""
         return render_to_string(
-            "tables/_chat_line.html",
+            "table/_chat_line.html",
             {"line": line, "emoji": emoji, "label": str(label), "said": said},
         )
 
@@ -74,7 +74,7 @@ def drawer(lines: list[Line], language: str) -> str:
 def state_html(
     snapshot: Snapshot, mine: list[int], talk: TableTalk, muted: set[int], language: str
 ) -> str:
-    """Talk on or off, the host's switch, and this phone's mute list (tables/_chat_state.html).
+    """Talk on or off, the host's switch, and this phone's mute list (table/_chat_state.html).
     Drawn per connection: whether it is the host's and whom it muted are its own."""
     persons = [
         {"seat": s.position, "name": s.name, "muted": s.position in muted}
@@ -83,7 +83,7 @@ def state_html(
     ]
     is_host = snapshot.host_position is not None and snapshot.host_position in mine
     with override(language):
-        return render_to_string("tables/_chat_state.html", {
+        return render_to_string("table/_chat_state.html", {
             "off": talk.off, "by": talk.by, "is_host": is_host, "persons": persons,
             "can_talk": bool(mine), "code": snapshot.code,
         })
@@ -136,7 +136,7 @@ async def history(consumer: Connection, message: Message) -> None:
             snapshot.id, consumer.hashes, bool(mine), consumer.language
         )
     with override(consumer.language):
-        compose = render_to_string("tables/_chat_compose.html")
+        compose = render_to_string("table/_chat_compose.html")
     await consumer.send(text_data=drawer(lines, consumer.language) + compose + state_html(
         snapshot, mine, talk, muted, consumer.language
     ) + waiting)

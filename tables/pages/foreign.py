@@ -2,7 +2,7 @@
 
 Anyone may paste or upload one hand in PHH (at most 64 KB); the engine plays it again with
 this table's rules (engine.foreign) and the page draws it in the same replayer as a table's own
-hands (templates/tables/hand.html), or says why it cannot: the file's syntax error and its
+hands (templates/history/replayer.html), or says why it cannot: the file's syntax error and its
 line, another variant, an action this table's rules forbid, a file too large. Nothing is
 stored: the hand lives only in the response.
 """
@@ -52,7 +52,7 @@ def _text_of(request: HttpRequest) -> str:
 @require_http_methods(["GET", "HEAD", "POST"])
 def foreign_replay(request: HttpRequest) -> HttpResponse:
     if request.method in ("GET", "HEAD"):
-        return render(request, "tables/foreign/upload.html", {"text": ""})
+        return render(request, "history/foreign/upload.html", {"text": ""})
     text = ""
     try:
         text = _text_of(request)
@@ -68,7 +68,7 @@ def foreign_replay(request: HttpRequest) -> HttpResponse:
 
     replay = hand.replay_data()
     replay["lines"] = describe_events(hand.events, name, keep_empty=True)
-    return render(request, "tables/foreign/replay.html", {
+    return render(request, "history/foreign/replay.html", {
         "number": hand.number if hand.number is not None else "",
         "replay": replay,
     })
@@ -76,6 +76,6 @@ def foreign_replay(request: HttpRequest) -> HttpResponse:
 
 def _refused(request: HttpRequest, reason: str, text: str) -> HttpResponse:
     return render(
-        request, "tables/foreign/upload.html", {"error": reason, "text": text[:MAX_BYTES]},
+        request, "history/foreign/upload.html", {"error": reason, "text": text[:MAX_BYTES]},
         status=400,
     )

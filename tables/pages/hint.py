@@ -37,7 +37,7 @@ def hint(request: views.HtmxHttpRequest, code: str) -> HttpResponse:
         game is None or seat is None or seat not in mine
         or (passed_round and state.revealed != seat)
     ):
-        return render(request, "tables/_hint.html", {"lines": None}, status=403)
+        return render(request, "table/_hint.html", {"lines": None}, status=403)
     view = game_view(game, seat)
     spot = read_spot(view)
     names = {position: info.name for position, info in snapshot.seats.items()}
@@ -45,4 +45,4 @@ def hint(request: views.HtmxHttpRequest, code: str) -> HttpResponse:
     assert hand is not None
     rng = random.Random(hand.settings.hand_number * 1009 + len(hand.events))
     lines = help_lines(hand_help(spot, {}, model, rng), names)
-    return render(request, "tables/_hint.html", {"lines": lines})
+    return render(request, "table/_hint.html", {"lines": lines})

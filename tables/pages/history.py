@@ -81,7 +81,7 @@ class Access:
 def _refuse(request: HttpRequest) -> HttpResponse:
     return render(
         request,
-        "tables/message.html",
+        "pages/message.html",
         {
             "title": _("These hands are private"),
             "text": _("Only the players who sat at this table can see its hands."),
@@ -248,7 +248,7 @@ def hand_list(request: HttpRequest, code: str) -> HttpResponse:
     joiner = "&" if access.query else "?"
     return render(
         request,
-        "tables/history/list.html",
+        "history/list.html",
         {
             "code": table.code,
             "pretty_code": codes.pretty(table.code),
@@ -312,7 +312,7 @@ def hand_page(request: HttpRequest, code: str, number: int) -> HttpResponse:
 
     return render(
         request,
-        "tables/history/hand.html",
+        "history/hand.html",
         {
             "code": table.code,
             "number": row.number,

@@ -254,7 +254,7 @@ def recap_page(request: HttpRequest, code: str) -> HttpResponse:
         return access
     table = access.table
     recap = build(table)
-    return render(request, "tables/recap.html", {
+    return render(request, "history/recap.html", {
         "code": table.code,
         "pretty_code": codes.pretty(table.code),
         "recap": recap,

@@ -72,7 +72,7 @@ def _figure_text(f: Figure) -> str:
 
 
 def _refusal(request: HttpRequest, exc: Refused, title: str) -> HttpResponse:
-    return render(request, "tables/message.html", {"title": title, "text": exc.message},
+    return render(request, "pages/message.html", {"title": title, "text": exc.message},
                   status=_STATUS.get(exc.code, 400))
 
 
@@ -323,7 +323,7 @@ def seat_line(request: HttpRequest, code: str, position: int) -> HttpResponse:
     ).exists()
     if request.method == "POST":
         if not host:
-            return render(request, "tables/message.html", {
+            return render(request, "pages/message.html", {
                 "title": _("Only the host can change this"), "text": _("Ask the host."),
             }, status=403)
         StatsAtTable.objects.update_or_create(

@@ -33,7 +33,7 @@ _STATUS = {
 
 def _refusal(request: HttpRequest, exc: Refused) -> HttpResponse:
     return render(
-        request, "tables/message.html",
+        request, "pages/message.html",
         {"title": _("The seat was not moved"), "text": exc.message},
         status=_STATUS.get(exc.code, 400),
     )
@@ -63,14 +63,14 @@ def move_menu(request: HtmxHttpRequest, code: str) -> HttpResponse:
         url = settings.PUBLIC_URL + path if settings.PUBLIC_URL else (
             request.build_absolute_uri(path)
         )
-        response = render(request, "tables/moves/link.html", {
+        response = render(request, "table/moves/link.html", {
             "code": found.code, "link": link, "url": url, "qr": mark_safe(qr_svg_once(url)),
             "minutes": int(seat_moves.VALID_FOR.total_seconds() // 60),
         })
         response["Cache-Control"] = "no-store"
         return response
     own, now = set(hashes), timezone.now()
-    return render(request, "tables/moves/menu.html", {
+    return render(request, "table/moves/menu.html", {
         "code": found.code,
         "seats": [
             {"seat": s, "mine": s.claim_hash in own, "gone": seat_moves.phone_is_gone(s, now)}
@@ -92,7 +92,7 @@ def move_here(request: HtmxHttpRequest, token: str) -> HttpResponse:
         move = seat_moves.check_link(token, keys)
     except Refused as exc:
         return _refusal(request, exc)
-    response = render(request, "tables/moves/confirm.html", {
+    response = render(request, "table/moves/confirm.html", {
         "name": seat_moves.seat_name(move), "code": move.table.code,
     })
     response["Cache-Control"] = "no-store"

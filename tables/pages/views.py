@@ -87,7 +87,7 @@ def _no_table(request: HtmxHttpRequest) -> HttpResponse:
 
 def _message(request: HtmxHttpRequest, title: str, text: str, status: int = 200) -> HttpResponse:
     return render(
-        request, "tables/message.html", {"title": title, "text": text}, status=status
+        request, "pages/message.html", {"title": title, "text": text}, status=status
     )
 
 
@@ -114,7 +114,7 @@ def _after(
         notice = error_notice(refusal.code, refusal.message) if refusal else None
         context = _frame_context(request, snapshot, notice)
         context["oob"] = True
-        return render(request, "tables/_frame.html", context)
+        return render(request, "table/_frame.html", context)
     if refusal is not None:
         messages.error(request, refusal.message)
     return redirect("tables:table", code=table.code)
@@ -123,7 +123,7 @@ def _after(
 # ---------------------------------------------------------------------------------- pages
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    template = select_template(["pages/home.html", "tables/home.html"])
+    template = select_template(["pages/home.html"])
     hashes = set(_hashes(request))
     mine = Table.objects.open().filter(seats__claim_hash__in=hashes).distinct() if hashes else []
     context = {
@@ -157,7 +157,7 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
     else:
         initial = {"mode": mode, "seats": "4" if mode == Table.Mode.COMPUTER else "6"}
         form = CreateTableForm(initial=initial)
-    return render(request, "tables/create.html", {"form": form, "mode": mode})
+    return render(request, "pages/create.html", {"form": form, "mode": mode})
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -179,7 +179,7 @@ def join_by_code(request: HtmxHttpRequest) -> HttpResponse:
             except path.Refused as exc:
                 messages.error(request, exc.message)
         return redirect("tables:table", code=found.code)
-    return render(request, "tables/join.html", {"form": form})
+    return render(request, "pages/join.html", {"form": form})
 
 
 @require_safe
@@ -195,7 +195,7 @@ def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     context["join_form"] = JoinForm()
     # The version the page shows: the socket skips sending it again (tables.live.consumer).
     context["ws_url"] = f"/ws/t/{found.code}/?v={snapshot.version}"
-    return render(request, "tables/table.html", context)
+    return render(request, "table/page.html", context)
 
 
 @require_safe
@@ -206,7 +206,7 @@ def frame(request: HtmxHttpRequest, code: str) -> HttpResponse:
         return found
     snapshot = load_snapshot(found.id)
     assert snapshot is not None
-    return render(request, "tables/_frame.html", _frame_context(request, snapshot))
+    return render(request, "table/_frame.html", _frame_context(request, snapshot))
 
 
 # ---------------------------------------------------------------------------------- lobby

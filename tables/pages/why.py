@@ -24,6 +24,6 @@ def why(request: views.HtmxHttpRequest, code: str, seat: int) -> HttpResponse:
     info = snapshot.seats.get(seat)
     told = reasons.words(snapshot, seat) if info is not None and info.is_computer else None
     if told is None:
-        return render(request, "tables/_why.html", {"title": None, "lines": None}, status=404)
+        return render(request, "table/_why.html", {"title": None, "lines": None}, status=404)
     title, lines = told
-    return render(request, "tables/_why.html", {"title": title, "lines": lines, "seat": seat})
+    return render(request, "table/_why.html", {"title": title, "lines": lines, "seat": seat})

@@ -25,9 +25,9 @@ def late_boxes(context: Any) -> SafeString:
     hashes = claims.session_hashes(request.session)
     seated = bool(persp is not None and persp.mine)
     offer = render_to_string(
-        "tables/_late_offer.html", late.offer_context(snapshot.id, hashes, seated), request
+        "table/_late_offer.html", late.offer_context(snapshot.id, hashes, seated), request
     )
     asks = render_to_string(
-        "tables/_late_requests.html", late.requests_context(snapshot.id, hashes), request
+        "table/_late_requests.html", late.requests_context(snapshot.id, hashes), request
     )
     return mark_safe(offer + asks)

@@ -40,7 +40,7 @@ POLL_SECONDS = 3
 
 
 def _message(request: HttpRequest, title: str, text: str, status: int) -> HttpResponse:
-    return render(request, "tables/message.html", {"title": title, "text": text}, status=status)
+    return render(request, "pages/message.html", {"title": title, "text": text}, status=status)
 
 
 def _find(request: HttpRequest, code: str) -> Tournament | HttpResponse:

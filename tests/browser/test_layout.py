@@ -215,7 +215,7 @@ def test_r22_up_to_five_pots_and_a_long_result_fit_a_six_seat_table_at_every_siz
 ) -> None:
     """Five pots are the most six seats can make (R22: one side pot per all-in level below the
     biggest stack in play). Hard computers seldom make more than two, so the pots are drawn by
-    the app's own template (tables/_pots.html, in the language given) and put in place of the
+    the app's own template (table/_pots.html, in the language given) and put in place of the
     live pots of a real six-seat table, frozen, with a result line of two lines and your own
     result on two lines."""
     page = _phone(browser)
@@ -224,7 +224,7 @@ def test_r22_up_to_five_pots_and_a_long_result_fit_a_six_seat_table_at_every_siz
     freeze(page)
     with override(language):
         html = render_to_string(
-            "tables/_pots.html", {"pots": [{"amount": 1000 * (i + 1)} for i in range(pots)]}
+            "table/_pots.html", {"pots": [{"amount": 1000 * (i + 1)} for i in range(pots)]}
         )
     page.evaluate("""([html, text]) => {
       document.getElementById('pots').innerHTML = html;

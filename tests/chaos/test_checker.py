@@ -289,7 +289,7 @@ def test_p1_a_seat_not_drawn_away_acted_for_before_its_time_is_still_flagged() -
 
 
 def test_a_frame_draws_the_seats_away() -> None:
-    # as components/seat.html draws an opponent, and tables/_waiting_bar.html an away viewer
+    # as components/seat.html draws an opponent, and table/_waiting_bar.html an away viewer
     seat = '<li><div class="seat{} seat--folded"\n     data-seat="{}"><span>x</span></div></li>'
     text = seat.format(" seat--away", 2) + seat.format("", 4)
     assert away_seats(text, 1) == [2]
@@ -300,7 +300,7 @@ def test_a_frame_draws_the_seats_away() -> None:
 def test_a_frame_draws_the_viewer_away_at_their_own_turn() -> None:
     # The seed-3 soak in CI (2026-12-03): an away seat acted for after the 0.6 s pause (P1) at
     # its own turn, the only frames of that version its own, with the action bar and no "I'm
-    # back": its own place (tables/_me.html) says it.
+    # back": its own place (table/_me.html) says it.
     seat = '<li><div class="seat"\n     data-seat="{}"><span>x</span></div></li>'
     me = '<div class="me seat--turn{}" id="me" data-testid="me" data-seat="1">'
     assert away_seats(seat.format(2) + me.format(" seat--away"), 1) == [1]

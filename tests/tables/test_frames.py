@@ -191,7 +191,7 @@ def test_the_action_bar_with_its_numbers_filled_in_is_the_action_bar_drawn_with_
 
     from tables.live.frames import frame_context
 
-    template = get_template("tables/_action_bar.html")
+    template = get_template("table/_action_bar.html")
     compared = set()
     for language in ("en", "ne"):
         fragments.clear()
@@ -276,8 +276,8 @@ def test_every_part_with_filled_in_values_is_the_part_drawn_with_them(
                         assert html == direct, (name, language, mine)
                         checked.add(name)
     assert checked >= {
-        "tables/_action_bar.html", "tables/_log_drawer.html", "tables/_waiting_bar.html",
-        "tables/_table_center.html", "components/seat.html", "tables/_me.html",
+        "table/_action_bar.html", "table/_log_drawer.html", "table/_waiting_bar.html",
+        "table/_table_center.html", "components/seat.html", "table/_me.html",
     }
 
 
@@ -336,8 +336,8 @@ def test_another_table_playing_the_same_cards_draws_nothing_again() -> None:
         for mine in ([0], [1], []):
             draw(snapshot, mine)
     kept = {key[0] for key in fragments._cache}
-    assert {"components/seat.html", "tables/_me.html", "tables/_action_bar.html",
-            "tables/_table_center.html", "tables/_log_drawer.html"} <= kept
+    assert {"components/seat.html", "table/_me.html", "table/_action_bar.html",
+            "table/_table_center.html", "table/_log_drawer.html"} <= kept
     before = len(fragments._cache)
     others = ["Zoë <Z>", "Yusuf", "Xiadani", "Computer 9"]
     links = 0
