@@ -212,4 +212,4 @@ def test_a_table_id_given_out_again_does_not_push_the_new_table_out_of_the_cache
         kept_versions._keep(dataclasses.replace(loaded, code="OLDONE", version=version))
     kept_versions._keep(loaded)
     assert cache.cached_snapshot(table.id, table.code, table.created_at, table.version) is loaded
-    assert not cache.cached_snapshot(table.id, "OLDONE", loaded.created_at, 81)
+    assert not cache.cached_snapshot(table.id, "OLDONE", table.created_at, 81)
