@@ -21,11 +21,11 @@ from django.utils import timezone
 from engine.actions import ActionError
 from tables import cache, computer, metrics
 from tables.models import Table
-from tables.tournament.between import between_hands
 from tables.write import late, reasons
 from tables.write.lobby import deal
 from tables.write.path import Busy, Change, apply_change, write_then_notify
 from tables.write.play import note_time_out
+from tables.write.tournament_between_hands import between_hands
 
 log = logging.getLogger(__name__)
 BATCH = 200
@@ -60,7 +60,8 @@ def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
         return False
     if table.tournament_id is not None and table.deadline_kind == Table.Deadline.NEXT_HAND:
         # A tournament's table deals after the tournament's business: busts,
-        # places, moves between its tables, the shared level (tables.tournament.between).
+        # places, moves between its tables, the shared level
+        # (tables.write.tournament_between_hands).
         done = between_hands(table.tournament_id, table_id, version)
         if done:
             metrics.deadline_fired(table.deadline_kind)

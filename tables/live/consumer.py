@@ -60,7 +60,7 @@ from tables.live.perspective import PassState, hide, perspective, reveal
 from tables.live.protocol import TALK_TYPES, BadMessage, Message, parse
 from tables.models import Table
 from tables.write import path, play
-from tables.write.tell import guarded
+from tables.write.announce import guarded
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ connection of this process in a group on that server is handed a ``layer.resumed
 catches up whenever it asks (``TableConsumer.on_ping``).
 
 While Redis is away, subscribing and unsubscribing fail with a connection error (the caller
-logs it in one line: ``tables.write.tell.guarded``), never with anything else: right after a
+logs it in one line: ``tables.write.announce.guarded``), never with anything else: right after a
 restart the subscriber connection is made again both by the receive loop and by the command,
 and asyncio's stream refuses the second reader with a RuntimeError, which is reported as the
 connection error it is. An unsubscribe that failed lets go all the same: the channel is
@@ -39,7 +39,7 @@ from channels_redis import pubsub
 from channels_redis.utils import _wrap_close, decode_hosts
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from tables.write.tell import LAYER_AWAY
+from tables.write.announce import LAYER_AWAY
 
 log = logging.getLogger(__name__)
 

@@ -19,8 +19,8 @@ from engine.bots.base import read_spot
 from engine.bots.reads import model_from_past
 from engine.views import game_view
 from tables import cache
-from tables.pages import views
-from tables.pages.explain import help_lines
+from tables.draw.explain import help_lines
+from tables.pages import table as views
 
 
 @require_safe

@@ -34,11 +34,11 @@ from engine.history import replay
 from engine.views import visible_events
 from tables import claims, codes, lookups
 from tables.commitments import proof_context
-from tables.live.describe import describe_events
-from tables.live.hand_names import hand_name
+from tables.draw import explain
+from tables.draw.describe import describe_events
+from tables.draw.hand_names import hand_name
 from tables.models import FormerClaim, Hand, Seat, Table
-from tables.pages import explain
-from tables.tournament import history as tournament_history
+from tables.read import tournament_history
 from tables.write import late
 
 

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from tables import claims, lookups
 from tables.live.late import fragments
 from tables.models import Table
-from tables.pages.views import _client_keys
+from tables.pages.table import _client_keys
 from tables.write.late import answer, request_seat
 from tables.write.path import Refused
 

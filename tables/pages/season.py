@@ -1,7 +1,7 @@
 """The season's pages: your games (``/games/``), taking them to another phone, a group's season
 (``/g/<code>/``, its CSV) and a player's line at the table (``/t/<code>/stats/<seat>/``).
 
-Every figure is counted from what the whole table saw (tables.season.tally): a season's page
+Every figure is counted from what the whole table saw (tables.read.statistics): a season's page
 shows no hole card but the hands shown at a showdown, so anyone with the group's link may read
 it. The hands themselves stay behind tables.pages.history's rule (only who sat there).
 """
@@ -27,12 +27,12 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from engine.export import csv_row
 from engine.stats import Figure, Tally, figures
 from tables import claims, lookups
-from tables.live.qr import qr_svg_once
+from tables.draw.qr import qr_svg_once
 from tables.models import Group, Seat, StatsAtTable, Table, Tournament
-from tables.pages.views import _client_keys
-from tables.season import games, groups, identity
-from tables.season.tally import counted, tally_of
-from tables.tournament import history as tournament_history
+from tables.pages.table import _client_keys
+from tables.read import games, tournament_history
+from tables.read.statistics import counted, tally_of
+from tables.write import groups, identity
 from tables.write.path import Refused
 
 LABELS = {

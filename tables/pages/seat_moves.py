@@ -18,8 +18,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from tables import claims
-from tables.live.qr import qr_svg_once
-from tables.pages.views import HtmxHttpRequest, _client_keys, _find, _message
+from tables.draw.qr import qr_svg_once
+from tables.pages.table import HtmxHttpRequest, _client_keys, _find, _message
 from tables.write import seat_moves
 from tables.write.path import Refused
 

@@ -12,7 +12,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from tables.live import reasons
-from tables.pages import views
+from tables.pages import table as views
 
 
 @require_safe

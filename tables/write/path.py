@@ -53,7 +53,7 @@ from engine.runout import runout_streets
 from tables import cache, commitments, metrics
 from tables.models import FormerClaim, Hand, Seat, Table
 from tables.write import reasons
-from tables.write.tell import tell, tell_async
+from tables.write.announce import tell, tell_async
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)

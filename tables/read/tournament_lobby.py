@@ -13,8 +13,8 @@ from django.utils import timezone
 from engine.game import BLIND_LEVELS, GameSettings
 from tables.cache import load_snapshot
 from tables.models import Table
-from tables.tournament.control import playing_seconds
-from tables.tournament.models import Entrant, Tournament
+from tables.models.tournament import Entrant, Tournament
+from tables.write.tournament_control import playing_seconds
 
 
 @dataclass

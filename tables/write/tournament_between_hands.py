@@ -4,7 +4,7 @@
 deadline at a table of a tournament, ``tables.clock.fire``). In one transaction it locks the
 Tournament row, then every table of the tournament in id order (so two tables finishing a
 hand at once are handled one after the other, never interleaved), and then (unless the host
-paused the tournament: then the table only holds, ``tables.tournament.control``):
+paused the tournament: then the table only holds, ``tables.write.tournament_control``):
 
 1. records the players out (stack 0) at every table between hands, with their places by T5:
    busts whose hands ended at the same moment (``Hand.ended_at``), at one table or several,
@@ -45,12 +45,12 @@ from engine import tournament as rules
 from engine.game import BLIND_LEVELS, Game
 from tables import cache
 from tables.models import Hand, Seat, Table
-from tables.tournament.control import hold, playing_seconds
-from tables.tournament.models import Entrant, Tournament
+from tables.models.tournament import Entrant, Tournament
+from tables.write.announce import tell
 from tables.write.late import seat_waiting
 from tables.write.lobby import deal
 from tables.write.path import Busy, Change, apply_change, group_name
-from tables.write.tell import tell
+from tables.write.tournament_control import hold, playing_seconds
 
 MOVED = "tournament.moved"
 # A table whose player waits for a seat at a table in mid-hand, by id: the version it waited
@@ -439,7 +439,7 @@ def moved_message(note: dict[str, Any]) -> dict[str, Any]:
 
 
 def _tell(notes: list[dict[str, Any]]) -> None:
-    # Redis away: logged and counted (tables.write.tell); the move is saved, and the phone
+    # Redis away: logged and counted (tables.write.announce); the move is saved, and the phone
     # finds its new table on its next load.
     for note in notes:
         tell(group_name(note["table_id"]), moved_message(note))

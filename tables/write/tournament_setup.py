@@ -6,7 +6,7 @@ while it waits; ``start`` fills up with computer players to ``entrants_wanted`` 
 ``computer_fill``), draws everyone to tables by T1, makes one ``Table`` row per table
 (``tournament``, ``tournament_number``) and starts each table's game at the tournament's
 level through the one write path, dealing its first hand. From then on a table deals only
-through ``tables.tournament.between.between_hands`` (the clock's next-hand deadline).
+through ``tables.write.tournament_between_hands.between_hands`` (the clock's next-hand deadline).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from engine.game import Game, GameSettings
 from tables.bot_names import computer_name
 from tables.codes import new_code
 from tables.models import Table
-from tables.tournament.models import Entrant, Tournament
+from tables.models.tournament import Entrant, Tournament
 from tables.write.lobby import clean_name, deal
 from tables.write.path import Change, Refused, apply_change, seeded
 

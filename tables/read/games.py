@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from tables.models import FormerClaim, GroupGame, Seat, Table
-from tables.season.tally import Result, results
+from tables.read.statistics import Result, results
 
 PER_PAGE = 20
 

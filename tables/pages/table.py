@@ -138,7 +138,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 def create(request: HtmxHttpRequest) -> HttpResponse:
     mode = request.POST.get("mode") or request.GET.get("mode") or Table.Mode.FRIENDS
     if mode == "tournament":  # a tournament of several tables
-        from tables.tournament import views as tournament_views
+        from tables.pages import tournament as tournament_views
 
         return tournament_views.create(request)
     if mode not in Table.Mode.values:
@@ -164,7 +164,7 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
 def join_by_code(request: HtmxHttpRequest) -> HttpResponse:
     form = JoinCodeForm(request.POST or request.GET or None)
     if form.is_bound and form.is_valid():
-        from tables.tournament import views as tournament_views
+        from tables.pages import tournament as tournament_views
 
         try:
             found = lookups.table_or_tournament(request, form.cleaned_data["code"])
@@ -290,7 +290,7 @@ def again(request: HtmxHttpRequest, code: str) -> HttpResponse:
         new = lobby.play_again(found.id, _hashes(request))
     except path.Refused as exc:
         return _after(request, found, exc)
-    from tables.season import groups  # the two games are a group's
+    from tables.write import groups  # the two games are a group's
 
     groups.continue_group(found, new, _hashes(request), request.POST.get("points"))
     url = reverse("tables:table", args=[new.code])

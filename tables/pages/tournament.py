@@ -1,13 +1,14 @@
 """A tournament's pages: creating one (``/new/?mode=tournament``), its page by code
 (waiting: the share link, code and QR, who joined, the join form, the host's Start; once
-started: the lobby of every table; once over, the recap: ``tables.tournament.recap``), the fragment
+started: the lobby of every table; once over, the recap: ``tables.read.tournament_recap``), the
+fragment
 the page polls, the host's pause and resume, the results as CSV, and a player's own hands at
-every table they sat at (``tables.tournament.history``; only theirs, as they saw them).
+every table they sat at (``tables.read.tournament_history``; only theirs, as they saw them).
 
 As at a friends table, a phone proves who it is by a seat claim (``tables.claims``): joining
 makes a claim in the session and stores its hash on the entrant, and ``start`` gives each
 person's seat that hash, so the phone owns its seat at its table without doing anything.
-Every change goes through ``tables.tournament.setup`` or ``tables.tournament.control``;
+Every change goes through ``tables.write.tournament_setup`` or ``tables.write.tournament_control``;
 refusals become a message a person can read.
 """
 
@@ -28,12 +29,16 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 
 from engine.export import csv_row
 from tables import claims, codes, lookups
-from tables.live.qr import qr_svg
+from tables.draw import tournament_line as line
+from tables.draw.qr import qr_svg
 from tables.models import Table
-from tables.tournament import control, history, line, recap, setup
-from tables.tournament.forms import CreateTournamentForm, JoinTournamentForm
-from tables.tournament.models import Tournament
-from tables.tournament.summary import RESULT_COLUMNS, my_entrant, result_rows, summary
+from tables.models.tournament import Tournament
+from tables.pages.tournament_forms import CreateTournamentForm, JoinTournamentForm
+from tables.read import tournament_history as history
+from tables.read import tournament_recap as recap
+from tables.read.tournament_lobby import RESULT_COLUMNS, my_entrant, result_rows, summary
+from tables.write import tournament_control as control
+from tables.write import tournament_setup as setup
 from tables.write.path import Refused
 
 POLL_SECONDS = 3
@@ -133,7 +138,7 @@ def of_table(request: HttpRequest, code: str) -> HttpResponse:
 @require_safe
 def table_line(request: HttpRequest, code: str) -> HttpResponse:
     """The line at the top of a tournament's table page, asked for again by the line itself
-    (``tables.tournament.line``); nothing (204) for a table that is no tournament's, and for a
+    (``tables.draw.tournament_line``); nothing (204) for a table that is no tournament's, and for a
     code no table has (the miss counted: ``tables.lookups``)."""
     try:
         table = lookups.table(request, code)

@@ -2,7 +2,8 @@
 
 A paused tournament deals no new hand: the hands in progress play to their end, then each
 table waits. ``pause`` only marks the Tournament row (locked); each table stops at its next
-deal, where ``tables.tournament.between.between_hands`` sees the mark and calls ``hold``:
+deal, where ``tables.write.tournament_between_hands.between_hands`` sees the mark and calls
+``hold``:
 the table's clock is paused through the write path, as a host's pause of a friends table is
 (``tables.write.host``), so its phones show "Paused by <host>" and the clock fires nothing
 there. ``resume`` clears the mark and lets every held table deal at once. A pause also stops
@@ -22,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables.models import ModerationAction, Table
-from tables.tournament.models import Tournament
+from tables.models.tournament import Tournament
 from tables.write.moderation import HOST_RESUME
 from tables.write.path import Change, Refused, apply_change
 

@@ -1,0 +1,8 @@
+"""What the pages and the live side both draw, in words or pictures; no request, no socket.
+
+- ``describe``: the action log in words, from the events a viewer may see;
+- ``hand_names``: a hand's name in the page's language;
+- ``explain``: a player's own decisions and the hint at the table, in words;
+- ``qr``: QR codes of join links as inline SVG;
+- ``tournament_line``: the line at the top of a tournament's table page.
+"""
