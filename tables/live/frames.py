@@ -219,7 +219,7 @@ def runout_of(snapshot: Snapshot) -> dict[str, Any] | None:
     if "runout" not in snapshot.memo:
         odds = runout_dict(game.hand)
         if odds is not None:
-            # How long each street shows (tables.write.path.deadline_for waits as long).
+            # How long each street shows (tables.write.deadlines.deadline_for waits as long).
             odds["step"] = round(
                 1000 * settings.TABLES_NEXT_HAND_PAUSE * settings.TABLES_RUNOUT_STEP
             )

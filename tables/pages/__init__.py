@@ -5,6 +5,8 @@ authorise, call the write side (``tables.write``) and answer; the table itself i
 
 - ``urls``: the site's pages, with ``history_urls`` (hand histories and exports) and
   ``season_urls`` (your games, groups, a player's line) included;
+- ``common``: what every table page starts from (the phone's claims, finding the table a code
+  names, the message page);
 - ``table``: home, create, join, the lobby's controls and playing without JavaScript; ``forms``:
   the forms for creating and joining tables;
 - ``history``: a table's hand histories and their exports (PokerStars text, PHH, results CSV),

@@ -11,8 +11,6 @@ from __future__ import annotations
 import csv
 import html
 import io
-from datetime import datetime
-from typing import Any
 
 from django.conf import settings
 from django.core.paginator import Paginator
@@ -28,9 +26,9 @@ from engine.export import csv_row
 from engine.stats import Figure, Tally, figures
 from tables import claims, lookups
 from tables.draw.qr import qr_svg_once
-from tables.models import Group, Seat, StatsAtTable, Table, Tournament
-from tables.pages.table import _client_keys
-from tables.read import games, tournament_history
+from tables.models import Group, Seat, StatsAtTable, Table
+from tables.pages.common import client_keys
+from tables.read import games
 from tables.read.statistics import counted, tally_of
 from tables.write import groups, identity
 from tables.write.path import Refused
@@ -77,46 +75,14 @@ def _refusal(request: HttpRequest, exc: Refused, title: str) -> HttpResponse:
 
 
 # ---------------------------------------------------------------------------------- your games
-def game_entries(hashes: list[str]) -> list[tuple[str, datetime, int]]:
-    """Every game these claims played, newest first, as (kind, created, pk): a table, or a
-    tournament as one game (its tables are not listed apart)."""
-    tables = games.tables_of(hashes).filter(tournament__isnull=True)
-    return sorted(
-        [("table", at, pk) for at, pk in tables.values_list("created_at", "pk")]
-        + [("tournament", at, pk) for at, pk in
-           tournament_history.tournaments_of(hashes).values_list("created_at", "pk")],
-        key=lambda entry: (entry[1], entry[2]), reverse=True,
-    )
-
-
-def entry_lines(shown: list[tuple[str, datetime, int]], hashes: list[str]
-                ) -> list[dict[str, Any]]:
-    """The lines of these entries: {"kind", "line"} (a GameLine or a TournamentLine)."""
-    tables = [pk for kind, _at, pk in shown if kind == "table"]
-    tournaments = [pk for kind, _at, pk in shown if kind == "tournament"]
-    by_table = {
-        line.table.pk: line
-        for line in games.lines(list(Table.objects.filter(pk__in=tables)), hashes)
-    } if tables else {}
-    by_tournament = {
-        line.tournament.pk: line for line in tournament_history.lines(
-            list(Tournament.objects.filter(pk__in=tournaments)), hashes
-        )
-    } if tournaments else {}
-    return [
-        {"kind": kind, "line": by_table[pk] if kind == "table" else by_tournament[pk]}
-        for kind, _at, pk in shown
-    ]
-
-
 @require_safe
 def games_page(request: HttpRequest) -> HttpResponse:
     """Every game this phone played, newest first; a tournament opens to the player's hands
     at each of its tables they sat at."""
     hashes = claims.session_hashes(request.session)
-    pages = Paginator(game_entries(hashes), games.PER_PAGE)
+    pages = Paginator(games.game_entries(hashes), games.PER_PAGE)
     page = pages.get_page(request.GET.get("page"))
-    lines = entry_lines(list(page.object_list), hashes)
+    lines = games.entry_lines(list(page.object_list), hashes)
     response = render(request, "season/games.html", {
         "page": page, "lines": lines, "has_claims": bool(hashes),
     })
@@ -150,7 +116,7 @@ def take_along(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def games_here(request: HttpRequest, token: str) -> HttpResponse:
-    keys = _client_keys(request)
+    keys = client_keys(request)
     title = _("Your games were not copied")
     try:
         if request.method == "POST":

@@ -33,6 +33,7 @@ from tables.draw import tournament_line as line
 from tables.draw.qr import qr_svg
 from tables.models import Table
 from tables.models.tournament import Tournament
+from tables.pages.common import message_page
 from tables.pages.tournament_forms import CreateTournamentForm, JoinTournamentForm
 from tables.read import tournament_history as history
 from tables.read import tournament_recap as recap
@@ -44,17 +45,13 @@ from tables.write.path import Refused
 POLL_SECONDS = 3
 
 
-def _message(request: HttpRequest, title: str, text: str, status: int) -> HttpResponse:
-    return render(request, "tables/message.html", {"title": title, "text": text}, status=status)
-
-
 def _find(request: HttpRequest, code: str) -> Tournament | HttpResponse:
     """The tournament for a code (``tables.lookups``: 429 while the client is limited), or the
     page saying there is none (the miss counted, as a table's)."""
     try:
         return lookups.tournament(request, code)
     except lookups.UnknownCode:
-        return _message(
+        return message_page(
             request, _("No tournament with that code"),
             _("Check the code with your friends: it has six letters and digits."), 404,
         )
@@ -130,7 +127,7 @@ def of_table(request: HttpRequest, code: str) -> HttpResponse:
             .values_list("tournament__code", flat=True).first()
         )
     if found is None:
-        return _message(request, _("No tournament with that code"),
+        return message_page(request, _("No tournament with that code"),
                         _("This table is not part of a tournament."), 404)
     return redirect("tournament:page", code=found)
 
@@ -186,7 +183,7 @@ def hands(request: HttpRequest, code: str) -> HttpResponse:
     hashes = _hashes(request)
     mine = history.entrant_of(found, hashes)
     if mine is None:
-        return _message(
+        return message_page(
             request, _("These hands are private"),
             _("Only the players of this tournament can see their hands."), 403,
         )

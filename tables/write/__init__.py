@@ -13,7 +13,8 @@
   seat to another phone by a single-use link;
 - ``talk``: table talk, stored beside the table and never in it; ``reasons``: the computer
   players' reasons, kept with their actions at a learning table;
-- ``announce``: the group messages telling the phones that something changed;
+- ``announce``: the group messages telling the phones that something changed (after the
+  commit); ``deadlines``: what the clock does next at a table, and when;
 - ``tournament_setup``: creating a tournament, people joining it, starting it;
   ``tournament_between_hands``: between two hands of one of its tables (busts, places,
   balancing, breaking, the level, the end); ``tournament_control``: the host's pause and resume

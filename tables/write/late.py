@@ -36,9 +36,9 @@ from tables.models import LateSeats, SeatRequest, Table
 from tables.models.tournament import Entrant
 from tables.read import tournament_history
 from tables.write import talk
-from tables.write.announce import tell
+from tables.write.announce import group_name, tell
 from tables.write.lobby import clean_name
-from tables.write.path import Change, Refused, apply_change, group_name
+from tables.write.path import Change, Refused, apply_change
 
 OPEN_MODES = (Table.Mode.FRIENDS, Table.Mode.COMPUTER)
 

@@ -46,11 +46,12 @@ from engine.game import BLIND_LEVELS, Game
 from tables import cache
 from tables.models import Hand, Seat, Table
 from tables.models.tournament import Entrant, Tournament
-from tables.write.announce import tell
+from tables.read.tournament_lobby import playing_seconds
+from tables.write.announce import group_name, tell
 from tables.write.late import seat_waiting
 from tables.write.lobby import deal
-from tables.write.path import Busy, Change, apply_change, group_name
-from tables.write.tournament_control import hold, playing_seconds
+from tables.write.path import Busy, Change, apply_change
+from tables.write.tournament_control import hold
 
 MOVED = "tournament.moved"
 # A table whose player waits for a seat at a table in mid-hand, by id: the version it waited

@@ -16,7 +16,6 @@ tables in id order.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -24,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from tables.models import ModerationAction, Table
 from tables.models.tournament import Tournament
+from tables.read.tournament_lobby import playing_seconds
 from tables.write.moderation import HOST_RESUME
 from tables.write.path import Change, Refused, apply_change
 
@@ -39,19 +39,6 @@ def _locked_for_host(tournament_id: int, hashes: Iterable[str]) -> Tournament:
     if tournament.status != Tournament.Status.PLAYING:
         raise Refused("not_playing", _("The tournament is not being played right now."))
     return tournament
-
-
-def playing_seconds(tournament: Tournament, now: datetime, *, paused: bool = False) -> int:
-    """The seconds the tournament has played since its start, its pauses not counted (with
-    ``paused``: the seconds it has been paused, this pause included, instead)."""
-    if tournament.started_at is None:
-        return 0
-    stopped = tournament.paused_seconds
-    if tournament.paused and tournament.paused_at is not None:
-        stopped += int((now - tournament.paused_at).total_seconds())
-    if paused:
-        return stopped
-    return max(0, int((now - tournament.started_at).total_seconds()) - stopped)
 
 
 def pause(tournament_id: int, hashes: Iterable[str]) -> None:

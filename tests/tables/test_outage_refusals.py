@@ -26,8 +26,7 @@ from channels.layers import get_channel_layer
 from config.channel_layers import channel_layers
 from tables.models import Table
 from tables.write import lobby as lobby_flows
-from tables.write.announce import tell
-from tables.write.path import group_name
+from tables.write.announce import group_name, tell
 from tests.tables.driver import build
 from tests.tables.helpers import Frame, Phone
 from tests.tables.outage import DatabaseOutage
