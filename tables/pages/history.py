@@ -22,10 +22,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from engine.export import (
-    HAND_SEPARATOR,
     HandMeta,
     game_results_csv,
+    phh_game,
     phh_hand,
+    pokerstars_game,
     pokerstars_hand,
 )
 from engine.game import Game
@@ -367,16 +368,17 @@ def _all(access: Access) -> list[tuple[Hand, EngineHand]]:
     return [(row, _engine_hand(row)) for row in viewable_hands(access).order_by("number")]
 
 
+def _exported(access: Access) -> list[tuple[EngineHand, HandMeta, dict[int, str]]]:
+    """Every hand this viewer may see, for a whole game's export: each with its names."""
+    return [(hand, meta_of(row, access.table), names_of(row)) for row, hand in _all(access)]
+
+
 @require_safe
 def game_pokerstars(request: HttpRequest, code: str) -> HttpResponse:
     access = access_for(request, code)
     if isinstance(access, HttpResponse):
         return access
-    viewer = access.viewer
-    text = HAND_SEPARATOR.join(
-        pokerstars_hand(hand, names_of(row), meta_of(row, access.table), viewer)
-        for row, hand in _all(access)
-    )
+    text = pokerstars_game(_exported(access), access.viewer)
     return _download(text, f"holdem-{access.table.code}.txt", "text/plain")
 
 
@@ -385,11 +387,7 @@ def game_phh(request: HttpRequest, code: str) -> HttpResponse:
     access = access_for(request, code)
     if isinstance(access, HttpResponse):
         return access
-    viewer = access.viewer
-    text = "\n".join(
-        f"[{k}]\n" + phh_hand(hand, names_of(row), meta_of(row, access.table), viewer)
-        for k, (row, hand) in enumerate(_all(access), start=1)
-    )
+    text = phh_game(_exported(access), access.viewer)
     return _download(text, f"holdem-{access.table.code}.phhs", "text/plain")
 
 

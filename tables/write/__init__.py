@@ -14,7 +14,8 @@
 - ``talk``: table talk, stored beside the table and never in it; ``reasons``: the computer
   players' reasons, kept with their actions at a learning table;
 - ``announce``: the group messages telling the phones that something changed (after the
-  commit); ``deadlines``: what the clock does next at a table, and when;
+  commit); ``deadlines``: what the clock does next at a table, and when; ``timeouts``: a
+  deadline passed (a time-out, a computer player's move, the next deal), as the clock fires it;
 - ``tournament_setup``: creating a tournament, people joining it, starting it;
   ``tournament_between_hands``: between two hands of one of its tables (busts, places,
   balancing, breaking, the level, the end); ``tournament_control``: the host's pause and resume

@@ -55,3 +55,14 @@ def schedule(
         return  # same turn, same clock: a rename or a reveal must not reset anyone's time
     table.deadline_kind = kind
     table.next_deadline = now + timedelta(seconds=delay) if kind else None
+
+
+def is_due(table: Table, now: datetime) -> bool:
+    """Whether the table's deadline has come (a playing table, not paused)."""
+    return (
+        table.status == Table.Status.PLAYING
+        and not table.paused
+        and bool(table.deadline_kind)
+        and table.next_deadline is not None
+        and table.next_deadline <= now
+    )

@@ -15,7 +15,6 @@ is taken from the chips after that.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any, cast
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -112,11 +111,7 @@ def pause_clock(table_id: int, moderator: User, reason: str = "") -> ModerationA
             raise Refused("not_playing", _("Only a table that is playing has a running clock."))
         if table.paused:
             raise Refused("already_paused", _("The clock of this table is already paused."))
-        remaining = None
-        if table.next_deadline is not None:
-            remaining = max(0.0, (table.next_deadline - change.now).total_seconds())
-        table.paused = True
-        change.mark()
+        remaining = change.stop_clock()
         return _record(change, moderator, PAUSE, reason, remaining=remaining,
                        deadline=table.deadline_kind)
 
@@ -130,10 +125,7 @@ def resume_clock(table_id: int, moderator: User, reason: str = "") -> Moderation
         table = change.table
         if not table.paused:
             raise Refused("not_paused", _("The clock of this table is not paused."))
-        if table.status == Table.Status.PLAYING and table.next_deadline is not None:
-            table.next_deadline = change.now + timedelta(seconds=table.seconds_left_on_resume())
-        table.paused = False
-        change.mark()
+        change.start_clock()
         return _record(change, moderator, RESUME, reason)
 
     return apply_change(table_id, mutate)

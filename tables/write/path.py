@@ -34,7 +34,7 @@ import logging
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -203,6 +203,30 @@ class Change:
         persons = sorted(s.position for s in self.seats.values() if s.is_person)
         after = [p for p in persons if p > leaving] + [p for p in persons if p < leaving]
         self.table.host_position = after[0] if after else None
+        self.mark()
+
+    def stop_clock(self) -> float | None:
+        """Pause the table's clock (no time-out, computer move or new deal fires); the seconds
+        left of the pending deadline (None: there is none), for the pause's log row, from which
+        ``start_clock`` gives them back."""
+        table = self.table
+        remaining = None
+        if table.next_deadline is not None:
+            remaining = max(0.0, (table.next_deadline - self.now).total_seconds())
+        table.paused = True
+        self.mark()
+        return remaining
+
+    def start_clock(self, *, at_once: bool = False) -> None:
+        """Start the clock again: the pending deadline of a playing table gets back the time
+        it had left at the last pause (``at_once``: it fires at the clock's next tick). Called
+        before the resume's own log row is written."""
+        table = self.table
+        if at_once:
+            table.next_deadline = self.now
+        elif table.status == Table.Status.PLAYING and table.next_deadline is not None:
+            table.next_deadline = self.now + timedelta(seconds=table.seconds_left_on_resume())
+        table.paused = False
         self.mark()
 
     def name_of(self, position: int | None) -> str:

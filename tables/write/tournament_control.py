@@ -78,8 +78,7 @@ def hold(table_id: int, host_name: str) -> None:
 
     def mutate(change: Change) -> None:
         table = change.table
-        table.paused = True
-        change.mark()
+        change.stop_clock()  # between hands: the next deal waits for the resume
         ModerationAction.objects.create(
             table=table, at=change.now, action=ModerationAction.HOST_PAUSE,
             detail={"remaining": 0.0, "deadline": table.deadline_kind, "host": host_name},
@@ -93,9 +92,7 @@ def _release(host_name: str) -> Callable[[Change], None]:
         table = change.table
         if not table.paused:
             return
-        table.paused = False
-        table.next_deadline = change.now  # the next hand: dealt at the clock's next tick
-        change.mark()
+        change.start_clock(at_once=True)  # the next hand: dealt at the clock's next tick
         ModerationAction.objects.create(
             table=table, at=change.now, action=HOST_RESUME,
             detail={"host": host_name},
