@@ -170,8 +170,8 @@ MIDDLEWARE = [
     # Pages gzipped for browsers that accept it (all do): a table's page, 13 to 20 KB of HTML,
     # is 3.6 to 4.5 KB on the wire. Django pads each response with random bytes against BREACH.
     "django.middleware.gzip.GZipMiddleware",
-    # The templates' indentation left out of pages, before they are gzipped (config/compact.py).
-    "config.compact.CompactHTMLMiddleware",
+    # The templates' indentation left out of pages, before they are gzipped (config/unindent.py).
+    "config.unindent.CompactHTMLMiddleware",
     # After WhiteNoise: static files go without these headers, pages with them.
     "config.security.ContentSecurityPolicyMiddleware",
     "config.security.PermissionsPolicyMiddleware",

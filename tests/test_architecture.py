@@ -139,6 +139,12 @@ def test_the_rooms_are_where_a_newcomer_looks_for_them() -> None:
         "an admin closes a table": "tables/write/moderation.py",
         "a hand is exported as PHH": "tables/pages/history.py",
         "what is cached": "tables/cache/__init__.py",
+        "a tournament moves a player to another table": "tables/write/tournament_between_hands.py",
+        "a group is renamed": "tables/write/groups.py",
+        "a tournament's page": "tables/pages/tournament.py",
+        "a group's season page": "tables/pages/season.py",
+        "the chip graph": "tables/draw/chip_graph.py",
+        "a tournament's rows": "tables/models/tournament.py",
     }
     for feature, file in where.items():
         assert (ROOT / file).is_file(), feature
@@ -146,6 +152,8 @@ def test_the_rooms_are_where_a_newcomer_looks_for_them() -> None:
     assert "def close_table(" in (ROOT / "tables/write/moderation.py").read_text()
     assert "def tick(" in (ROOT / "tables/clock.py").read_text()
     assert "phh" in (ROOT / "tables/pages/history.py").read_text()
+    assert "def rename(" in (ROOT / "tables/write/groups.py").read_text()
+    assert "def _move(" in (ROOT / "tables/write/tournament_between_hands.py").read_text()
 
 
 def test_only_the_cache_reaches_into_the_cache() -> None:
