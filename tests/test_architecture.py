@@ -153,7 +153,7 @@ def test_the_rooms_are_where_a_newcomer_looks_for_them() -> None:
     assert "def tick(" in (ROOT / "tables/clock.py").read_text()
     assert "phh" in (ROOT / "tables/pages/history.py").read_text()
     assert "def rename(" in (ROOT / "tables/write/groups.py").read_text()
-    assert "def _move(" in (ROOT / "tables/write/tournament_between_hands.py").read_text()
+    assert "def move(" in (ROOT / "tables/write/tournament_between_hands.py").read_text()
 
 
 def test_only_the_cache_reaches_into_the_cache() -> None:

@@ -1,13 +1,14 @@
-"""The one write path: ``apply_change``, the ``Change`` it hands out, and telling the phones.
+"""The one write path: ``apply_change`` and the ``Change`` it hands out.
 
 ``apply_change(table_id, mutate)`` is the only way a table changes. In one transaction it locks
 the table row (``select_for_update`` on PostgreSQL; SQLite's IMMEDIATE transactions take the
 database write lock at BEGIN, the same guarantee), gives ``mutate`` a ``Change`` to check and
 modify, then saves the engine state, writes hand history rows, checks that no chip appeared or
-vanished, sets the next deadline, bumps the version and, once the transaction has committed,
-tells the table's group "table X changed, version N" (never anything hidden; for a change of
-play also the public actions taken and the row's new values, so that other server processes
-work the version out instead of loading it: ``Step``). ``mutate`` refuses by raising
+vanished, sets the next deadline (``tables.write.deadlines``), bumps the version and, once the
+transaction has committed, tells the table's group "table X changed, version N"
+(``tables.write.announce``; never anything hidden; for a change of play also the public actions
+taken and the row's new values, so that other server processes work the version out instead of
+loading it: ``Step``). ``mutate`` refuses by raising
 ``Refused``: the transaction rolls back and nothing changes.
 
 The changes of play (an action, a deadline fired) are first tried on the version of the table
