@@ -21,8 +21,9 @@ from django.utils import timezone
 from tables import cache, computer, metrics
 from tables.models import Table
 from tables.write import reasons, timeouts
+from tables.write.announce import write_then_notify
 from tables.write.deadlines import is_due
-from tables.write.path import Busy, write_then_notify
+from tables.write.path import Busy
 from tables.write.tournament_between_hands import between_hands
 
 log = logging.getLogger(__name__)

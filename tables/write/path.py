@@ -54,6 +54,8 @@ from tables.write.announce import group_name as group_name
 from tables.write.announce import write_then_notify as write_then_notify
 from tables.write.deadlines import schedule, turn_key
 
+# NotAnnounced, group_name and write_then_notify (imported above) are announcing's; named here
+# too for the live consumer, which reaches them as ``path.<name>``.
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
