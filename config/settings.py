@@ -187,6 +187,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # A client with too many wrong codes this minute: 429, whichever page it asked (tables.lookups).
     "tables.lookups.TooManyWrongCodesMiddleware",
+    # No table with that code, hands not yours: the page's own refusal (tables.pages.common).
+    "tables.pages.common.RefusalMiddleware",
     # The database away: the app's own 503 page, not a server error (config/errors.py).
     "config.errors.DatabaseAwayMiddleware",
 ]

@@ -1,12 +1,18 @@
 """What every page of a table starts from: the phone's seat claims and keys, finding the table
-a code names (or the page saying there is none), the pass and play state this phone keeps, and
-the plain message page.
+a code names, the pass and play state this phone keeps, and the plain message page.
+
+A helper that cannot give a view what it asked for raises instead of returning a page:
+``NotFound`` (no table with that code) or ``NotYours`` (hands this phone may not see), each an
+``Http404`` / ``PermissionDenied`` carrying the page that says so, which ``RefusalMiddleware``
+sends; so a view reads ``table = find_table(request, code)`` and goes on.
 """
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext as _
 from django_htmx.middleware import HtmxDetails
 
@@ -49,13 +55,39 @@ def this_phone(
     return snapshot, snapshot.positions_of(session_hashes(request)), pass_state(request, table.id)
 
 
-def find_table(request: HtmxHttpRequest, code: str) -> Table | HttpResponse:
-    """The table for a code (``tables.lookups``: 429 while the client is limited), or the page
-    saying there is none (the miss counted against the client)."""
+class NotFound(Http404):
+    """No such code: ``response`` is the page saying so (sent by ``RefusalMiddleware``)."""
+
+    def __init__(self, response: HttpResponse) -> None:
+        super().__init__()
+        self.response = response
+
+
+class NotYours(PermissionDenied):
+    """Not this phone's to see: ``response`` is the page saying so (``RefusalMiddleware``)."""
+
+    def __init__(self, response: HttpResponse) -> None:
+        super().__init__()
+        self.response = response
+
+
+class RefusalMiddleware(MiddlewareMixin):
+    """A page's refusal raised by the shared helpers (``NotFound``, ``NotYours``), wherever a
+    view asked them: their own page, as it was drawn when raised."""
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, NotFound | NotYours):
+            return exception.response
+        return None
+
+
+def find_table(request: HtmxHttpRequest, code: str) -> Table:
+    """The table for a code (``tables.lookups``: 429 while the client is limited); for none,
+    ``NotFound`` with the page saying so (the miss counted against the client)."""
     try:
         return lookups.table(request, code)
     except lookups.UnknownCode:
-        return no_table(request)
+        raise NotFound(no_table(request)) from None
 
 
 def no_table(request: HtmxHttpRequest) -> HttpResponse:

@@ -26,8 +26,6 @@ from tables.pages import common
 @require_safe
 def hint(request: common.HtmxHttpRequest, code: str) -> HttpResponse:
     found = common.find_table(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     snapshot, mine, state = common.this_phone(request, found)
     game = snapshot.game
     hand = game.hand if game is not None else None

@@ -211,8 +211,6 @@ def recap_graph(recap: Recap) -> SafeString:
 @require_safe
 def recap_page(request: HttpRequest, code: str) -> HttpResponse:
     access = access_for(request, code)
-    if isinstance(access, HttpResponse):
-        return access
     table = access.table
     recap = build(table)
     return render(request, "tables/recap.html", {

@@ -42,8 +42,6 @@ def _refusal(request: HttpRequest, exc: Refused) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def move_menu(request: HtmxHttpRequest, code: str) -> HttpResponse:
     found = find_table(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     hashes = claims.session_hashes(request.session)
     seats = seat_moves.movable_seats(found, hashes)
     if not seats:

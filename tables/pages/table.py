@@ -137,8 +137,6 @@ def join_by_code(request: HtmxHttpRequest) -> HttpResponse:
 @require_safe
 def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     found = find_table(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     if code != found.code:
         return redirect("tables:table", code=found.code)
     snapshot = load_snapshot(found.id)
@@ -154,8 +152,6 @@ def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def frame(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The table's fragment alone (for a refresh without the websocket)."""
     found = find_table(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     snapshot = load_snapshot(found.id)
     assert snapshot is not None
     return render(request, "tables/_frame.html", _frame_context(request, snapshot))
@@ -165,8 +161,6 @@ def frame(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_POST
 def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
     found = find_table(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     form = JoinForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Please type a name of at most 20 characters."))
@@ -185,8 +179,6 @@ def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 def _host_post(request: HtmxHttpRequest, code: str, action: Any) -> HttpResponse:
     found = find_table(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     try:
         action(found)
     except path.Refused as exc:
@@ -223,8 +215,6 @@ def remove_seat(request: HtmxHttpRequest, code: str, position: int) -> HttpRespo
 @require_POST
 def leave(request: HtmxHttpRequest, code: str) -> HttpResponse:
     found = find_table(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     lobby.leave_table(found.id, session_hashes(request))
     if request.htmx:
         response = HttpResponse(status=204)
@@ -236,8 +226,6 @@ def leave(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_POST
 def again(request: HtmxHttpRequest, code: str) -> HttpResponse:
     found = find_table(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     try:
         new = lobby.play_again(found.id, session_hashes(request))
     except path.Refused as exc:
@@ -258,8 +246,6 @@ def again(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def act(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """An action from a plain form (the websocket carries the same fields)."""
     found = find_table(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     post = request.POST
     try:
         amount = whole_number(
@@ -293,8 +279,6 @@ def act(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def reveal_seat(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Pass and play without JavaScript: the person at ``seat`` confirms they hold the phone."""
     found = find_table(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     snapshot, mine, state = this_phone(request, found)
     try:
         seat = whole_number(request.POST.get("seat"), "bad_seat", "")
@@ -312,8 +296,6 @@ def reveal_seat(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_POST
 def hide_cards(request: HtmxHttpRequest, code: str) -> HttpResponse:
     found = find_table(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     state = pass_state(request, found.id)
     hide(state)
     save_pass_state(request, found.id, state)
@@ -323,8 +305,6 @@ def hide_cards(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_POST
 def back(request: HtmxHttpRequest, code: str) -> HttpResponse:
     found = find_table(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     _, mine, state = this_phone(request, found)
     seats = mine if len(mine) == 1 else [p for p in [state.revealed] if p is not None]
     play.come_back(found.id, seats)

@@ -33,7 +33,7 @@ from tables.draw import tournament_line as line
 from tables.draw.qr import qr_svg
 from tables.models import Table
 from tables.models.tournament import Tournament
-from tables.pages.common import message_page
+from tables.pages.common import NotFound, message_page
 from tables.pages.tournament_forms import CreateTournamentForm, JoinTournamentForm
 from tables.read import tournament_history as history
 from tables.read import tournament_recap as recap
@@ -45,16 +45,16 @@ from tables.write.path import Refused
 POLL_SECONDS = 3
 
 
-def _find(request: HttpRequest, code: str) -> Tournament | HttpResponse:
-    """The tournament for a code (``tables.lookups``: 429 while the client is limited), or the
-    page saying there is none (the miss counted, as a table's)."""
+def _find(request: HttpRequest, code: str) -> Tournament:
+    """The tournament for a code (``tables.lookups``: 429 while the client is limited); for
+    none, ``NotFound`` with the page saying so (the miss counted, as a table's)."""
     try:
         return lookups.tournament(request, code)
     except lookups.UnknownCode:
-        return message_page(
+        raise NotFound(message_page(
             request, _("No tournament with that code"),
             _("Check the code with your friends: it has six letters and digits."), 404,
-        )
+        )) from None
 
 
 def _hashes(request: HttpRequest) -> list[str]:
@@ -150,8 +150,6 @@ def table_line(request: HttpRequest, code: str) -> HttpResponse:
 @require_safe
 def page(request: HttpRequest, code: str) -> HttpResponse:
     found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     if code != found.code:
         return redirect("tournament:page", code=found.code)
     return render(request, "tournament/page.html", _context(request, found))
@@ -162,8 +160,6 @@ def live(request: HttpRequest, code: str) -> HttpResponse:
     """The part of the page that changes, polled every few seconds. A waiting page that finds
     the tournament started sends its phone to its own table (or shows the lobby)."""
     found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     if request.GET.get("from") == Tournament.Status.WAITING and (
         found.status != Tournament.Status.WAITING
     ):
@@ -178,8 +174,6 @@ def live(request: HttpRequest, code: str) -> HttpResponse:
 def hands(request: HttpRequest, code: str) -> HttpResponse:
     """The hands this phone's player played, at every table they sat at (only theirs: P3)."""
     found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     hashes = _hashes(request)
     mine = history.entrant_of(found, hashes)
     if mine is None:
@@ -196,8 +190,6 @@ def hands(request: HttpRequest, code: str) -> HttpResponse:
 @require_safe
 def results_csv(request: HttpRequest, code: str) -> HttpResponse:
     found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tournament-{found.code}.csv"'
     writer = csv.writer(response)
@@ -236,8 +228,6 @@ def _join_as(request: HttpRequest, tournament: Tournament, name: str) -> None:
 @require_POST
 def join(request: HttpRequest, code: str) -> HttpResponse:
     found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     form = JoinTournamentForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Please type a name of at most 20 characters."))
@@ -249,8 +239,6 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def start(request: HttpRequest, code: str) -> HttpResponse:
     found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     try:
         if not control.is_host(found, _hashes(request)):
             raise Refused("not_host", _("Only the host can do that."))
@@ -266,8 +254,6 @@ def start(request: HttpRequest, code: str) -> HttpResponse:
 
 def _host_post(request: HttpRequest, code: str, action: Any) -> HttpResponse:
     found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     try:
         action(found.id, _hashes(request))
     except Refused as exc:

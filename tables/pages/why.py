@@ -18,8 +18,6 @@ from tables.pages import common
 @require_safe
 def why(request: common.HtmxHttpRequest, code: str, seat: int) -> HttpResponse:
     found = common.find_table(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     snapshot, _mine, _state = common.this_phone(request, found)
     info = snapshot.seats.get(seat)
     told = reasons.words(snapshot, seat) if info is not None and info.is_computer else None
