@@ -66,7 +66,7 @@ from tables import (  # noqa: E402
     clock,
 )
 from tables.models import Table  # noqa: E402
-from tables.write import lobby, path, play  # noqa: E402
+from tables.write import announce, lobby, play  # noqa: E402
 
 _TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -134,9 +134,9 @@ def main() -> None:
         statements[0] += 1
         return execute(sql, params, many, context)
 
-    # Group messages are left to the event loop in the server (path.write_then_notify):
+    # Group messages are left to the event loop in the server (announce.write_then_notify):
     # here they are collected and dropped, as the server's database thread does.
-    path._deferred.set([])
+    announce._deferred.set([])
 
     def one_action(totals: Totals | None) -> None:
         table_id = at["id"]

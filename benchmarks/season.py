@@ -70,8 +70,8 @@ from engine.hand import Hand as EngineHand  # noqa: E402
 from engine.history import hand_record  # noqa: E402
 from tables import claims  # noqa: E402
 from tables.models import GameStats, Group, GroupGame, Hand, Seat, Table  # noqa: E402
-from tables.season import groups  # noqa: E402
-from tables.season.tally import counted  # noqa: E402
+from tables.read.statistics import counted  # noqa: E402
+from tables.write import groups  # noqa: E402
 
 NAMES = ["Asha", "Bikash", "Chandra", "Dipa", "Esha", "Gopal"]
 

@@ -3,7 +3,7 @@
 - ``settings``: the settings, from environment variables; ``urls``: the site's URL patterns;
   ``asgi``: the entry point (HTTP, websockets, the table clock);
 - ``channel_layers``: the channel layer for a ``REDIS_URL``; ``compression``: compressed
-  websocket frames; ``compact``: pages sent without their templates' indentation;
+  websocket frames; ``unindent``: pages sent without their templates' indentation;
 - ``static``: static files with hashed names, gzip and Brotli, served as immutable;
 - ``security``: the CSP and Permissions-Policy headers, and ``Cache-Control: private,
   no-store`` on private pages; ``errors``: the 503 page while the database is away, and the

@@ -170,8 +170,8 @@ MIDDLEWARE = [
     # Pages gzipped for browsers that accept it (all do): a table's page, 13 to 20 KB of HTML,
     # is 3.6 to 4.5 KB on the wire. Django pads each response with random bytes against BREACH.
     "django.middleware.gzip.GZipMiddleware",
-    # The templates' indentation left out of pages, before they are gzipped (config/compact.py).
-    "config.compact.CompactHTMLMiddleware",
+    # The templates' indentation left out of pages, before they are gzipped (config/unindent.py).
+    "config.unindent.CompactHTMLMiddleware",
     # After WhiteNoise: static files go without these headers, pages with them.
     "config.security.ContentSecurityPolicyMiddleware",
     "config.security.PermissionsPolicyMiddleware",
@@ -187,6 +187,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # A client with too many wrong codes this minute: 429, whichever page it asked (tables.lookups).
     "tables.lookups.TooManyWrongCodesMiddleware",
+    # No table with that code, hands not yours: the page's own refusal (tables.pages.common).
+    "tables.pages.common.RefusalMiddleware",
     # The database away: the app's own 503 page, not a server error (config/errors.py).
     "config.errors.DatabaseAwayMiddleware",
 ]

@@ -1,12 +1,16 @@
-"""The tables app, by room (README's layout table says the same):
+"""The tables app, by layer (README's layout table says the same); each layer imports only the
+layers below it, and each holds one module per feature (table, talk, season, tournament):
 
-- ``models``: the rows (tables, seats, hands, seat moves, the moderation log);
-- ``write/``: every change, through one write path (``write.path.apply_change``);
-- ``live/``: each phone's websocket and what it is shown;
+- ``models/``: the rows, one module per feature (``models.table``, ``models.talk``,
+  ``models.season``, ``models.tournament``);
 - ``cache/``: every cache, behind one interface;
-- ``pages/``: views, forms, URLs, histories and exports;
-- ``season/``: your games, groups and their seasons, the statistics the table saw;
-- ``tournament/``: a tournament above the tables, its pages and what happens between hands;
+- ``read/``: queries and what pages show (your games, statistics, a tournament's lobby, recap and
+  hands);
+- ``draw/``: what pages and the live side both draw (the log in words, hand names, QR codes);
+- ``write/``: every change, through one write path (``write.path.apply_change``): tables,
+  tournaments, groups, identity, staff actions;
+- ``live/``: each phone's websocket and what it is shown;
+- ``pages/``: views, forms and URLs, one module per feature;
 - ``clock``: deadlines fired once (``computer``: the computer players' decisions; ``bot_names``:
   the names they sit under);
 - ``admin/``: staff moderation (through ``write.moderation``);

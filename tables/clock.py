@@ -18,18 +18,16 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from engine.actions import ActionError
 from tables import cache, computer, metrics
 from tables.models import Table
-from tables.tournament.between import between_hands
-from tables.write import late, reasons
-from tables.write.lobby import deal
-from tables.write.path import Busy, Change, apply_change, write_then_notify
-from tables.write.play import note_time_out
+from tables.write import reasons, timeouts
+from tables.write.announce import write_then_notify
+from tables.write.deadlines import is_due
+from tables.write.path import Busy
+from tables.write.tournament_between_hands import between_hands
 
 log = logging.getLogger(__name__)
 BATCH = 200
-AWAY_AFTER = 2  # P1: two time-outs in a row and a person is marked away
 
 
 def tick(now: datetime | None = None) -> int:
@@ -56,11 +54,12 @@ def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
     """Fire the deadline table ``table_id`` had at ``version``, if it still has it."""
     rows = cache.table_by_id(table_id)  # compiled once: the clock fires many times a second
     table = rows[0] if rows and rows[0].version == version else None
-    if table is None or not _due(table, now or timezone.now()):
+    if table is None or not is_due(table, now or timezone.now()):
         return False
     if table.tournament_id is not None and table.deadline_kind == Table.Deadline.NEXT_HAND:
         # A tournament's table deals after the tournament's business: busts,
-        # places, moves between its tables, the shared level (tables.tournament.between).
+        # places, moves between its tables, the shared level
+        # (tables.write.tournament_between_hands).
         done = between_hands(table.tournament_id, table_id, version)
         if done:
             metrics.deadline_fired(table.deadline_kind)
@@ -78,59 +77,13 @@ def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
         except Exception:
             log.exception("the computer player at table %s could not decide", table_id)
 
-    def mutate(change: Change) -> bool:
-        current = change.table
-        if current.version != version or not _due(current, now or change.now):
-            return False
-        kind = current.deadline_kind
-        game = change.game
-        if kind == Table.Deadline.NEXT_HAND:
-            late.seat_waiting(change)  # friends who arrived late sit down
-            deal(change)
-            return True
-        hand = game.hand
-        if hand is None or hand.finished or hand.seat_to_act is None:
-            return False
-        seat = change.seats[hand.seat_to_act]
-        action = None
-        is_bot_turn = kind == Table.Deadline.BOT and bot_action is not None
-        if is_bot_turn and bot_action is not None and bot_action.seat == seat.position:
-            try:
-                game.act(bot_action.seat, bot_action.kind, bot_action.amount)
-                action = bot_action
-                if bot_reason is not None:
-                    reasons.remember(current, game, bot_reason)
-            except ActionError:
-                log.warning("computer player at table %s chose %s: refused", table_id, bot_action)
-        if action is None:
-            # P1: a person out of time (or away, or a computer that failed) checks or folds.
-            action = hand.timeout_action()
-            game.act(action.seat, action.kind, action.amount)
-        if kind == Table.Deadline.TURN and seat.is_person:
-            note_time_out(current, seat.position, action.kind)
-            seat.timeouts_in_row += 1
-            seat.away = seat.timeouts_in_row >= AWAY_AFTER
-            change.save_seat(seat, "timeouts_in_row", "away")
-        change.mark()
-        return True
-
     # Dealing writes the new hand's row, which is done under the lock: no use trying it on the
     # version held here first.
     held = table.deadline_kind != Table.Deadline.NEXT_HAND
-    done = apply_change(table_id, mutate, skip_locked=True, held=held)
+    done = timeouts.fire(table_id, version, now, bot_action, bot_reason, held=held)
     if done:
         metrics.deadline_fired(table.deadline_kind)
     return done
-
-
-def _due(table: Table, now: datetime) -> bool:
-    return (
-        table.status == Table.Status.PLAYING
-        and not table.paused
-        and bool(table.deadline_kind)
-        and table.next_deadline is not None
-        and table.next_deadline <= now
-    )
 
 
 async def run_forever(interval: float | None = None) -> None:

@@ -14,7 +14,7 @@ What is counted, and where the count is taken:
 - ``holdem_chat_messages_total``: chat messages sent (``chat_message()``);
 - ``holdem_not_announced_total``: group messages that could not be sent (the channel layer,
   Redis, away): what they told is committed and phones catch up when they ask
-  (tables.write.tell).
+  (tables.write.announce).
 
 Each process keeps its own figures: Prometheus scrapes every process at its own port.
 """

@@ -3,7 +3,7 @@
 Same shape of traffic as the tables app, none of its work (no database, no engine, no
 templates): a socket joins group ``relay.<table>`` at ``/ws/relay/<table>/<seat>/<size>/``;
 when the seat sends ``{"type": "action", "version": N}`` the consumer sends the group a small
-"changed, version N+1" message (like ``tables.write.path.notify``), and every consumer in the
+"changed, version N+1" message (like ``tables.write.announce.notify``), and every consumer in the
 group answers it with one frame of ``?bytes=`` characters (the size of the app's frames)
 carrying the same ``#table-data`` JSON the app's frames carry (version, whose turn it is, this
 seat), so one load generator drives both. The turn simply passes to the next seat.

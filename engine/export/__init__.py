@@ -71,10 +71,11 @@ def phh_hand(
 
 
 def phh_game(
-    hands: Iterable[tuple[Hand, HandMeta]], names: Mapping[int, str], viewer: int | None = None
+    hands: Iterable[tuple[Hand, HandMeta, Mapping[int, str]]], viewer: int | None = None
 ) -> str:
-    """Several hands as one ``.phhs`` file: each hand is a TOML table ``[1]``, ``[2]``, ..."""
+    """Several hands as one ``.phhs`` file: each hand is a TOML table ``[1]``, ``[2]``, ...,
+    with its own names (as ``pokerstars_game``)."""
     return "\n".join(
         f"[{k}]\n{phh_hand(hand, names, meta, viewer)}"
-        for k, (hand, meta) in enumerate(hands, start=1)
+        for k, (hand, meta, names) in enumerate(hands, start=1)
     )

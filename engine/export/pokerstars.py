@@ -313,11 +313,11 @@ def pokerstars_hand(
 
 
 def pokerstars_game(
-    hands: Iterable[tuple[Hand, HandMeta]],
-    names: Mapping[int, str],
+    hands: Iterable[tuple[Hand, HandMeta, Mapping[int, str]]],
     viewer: int | None = None,
 ) -> str:
-    """Several hands in one file, in the order given, separated by blank lines."""
+    """Several hands in one file, in the order given, separated by blank lines; each hand with
+    its own names (seat number to display name: a seat may change hands during a game)."""
     return HAND_SEPARATOR.join(
-        pokerstars_hand(hand, names, meta, viewer) for hand, meta in hands
+        pokerstars_hand(hand, names, meta, viewer) for hand, meta, names in hands
     )

@@ -1,6 +1,6 @@
 """Groups in the admin: staff see every group and its games, rename an offensive
 name and remove a game from a season; each is kept in the moderation log with who and why
-(tables.season.groups.moderate_rename, moderate_remove_game)."""
+(tables.write.groups.moderate_rename, moderate_remove_game)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from django.utils.translation import gettext_lazy
 
 from tables.admin.tables import ReasonForm
 from tables.models import Group, GroupGame
-from tables.season import groups
-from tables.season.models import GROUP_NAME_MAX
+from tables.models.season import GROUP_NAME_MAX
+from tables.write import groups
 from tables.write.path import Refused
 
 if TYPE_CHECKING:

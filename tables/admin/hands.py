@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from engine.export import SPECTATOR, HandMeta, pokerstars_hand
 from engine.history import replay
 from engine.views import visible_events
-from tables.live.describe import describe
+from tables.draw.describe import describe
 from tables.models import Hand
 
 if TYPE_CHECKING:

@@ -38,7 +38,7 @@ from tables.admin.log import describe_action
 def close_table(table_id: int, moderator: Any, reason: str = "") -> ModerationAction:
     """Staff close a table; at a tournament's table its players then go on at the other
     tables, or the tournament ends when no table is left open (README T9)."""
-    from tables.tournament.between import after_close
+    from tables.write.tournament_between_hands import after_close
 
     done = moderation.close_table(table_id, moderator, reason)
     tournament_id = (

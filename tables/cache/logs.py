@@ -15,7 +15,7 @@ from typing import Any, Protocol, TypeVar
 
 
 class Growing(Protocol):
-    """A log that is only ever added to (``tables.live.describe.Log``)."""
+    """A log that is only ever added to (``tables.draw.describe.Log``)."""
 
     @property
     def count(self) -> int: ...

@@ -225,9 +225,9 @@ def derive(
     table_id: int, code: str, created_at: datetime, version: int, step: Any
 ) -> Snapshot | None:
     """The table at ``version`` worked out from the version before, held in this process, and
-    what another process told of the change (``tables.write.path.Step``: the actions taken and the
-    row's new values; as JSON text, as the group message carries it), without a query; kept
-    like a loaded version. None when this process does not hold that version or the step does
+    what another process told of the change (``tables.write.announce.Step``: the actions taken
+    and the row's new values; as JSON text, as the group message carries it), without a query;
+    kept like a loaded version. None when this process does not hold that version or the step does
     not apply to it: the version is loaded then."""
     if isinstance(step, str):
         try:

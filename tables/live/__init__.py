@@ -5,8 +5,8 @@
   ``playing``: the play messages' handlers (an action, pass and play, back, sync, ping);
 - ``perspective``: whose eyes a connection looks through (one seat, pass and play, a
   spectator); ``frames``: what that connection is shown at a version; ``screens``: the play and
-  watch screens laid out from kept drawings; ``describe`` and ``hand_names``: the log and hand
-  names in words; ``qr``: join links as QR codes;
+  watch screens laid out from kept drawings (the log, hand names and QR codes are drawn
+  in ``tables.draw``);
 - ``talk``: table talk on the phones; ``host``: the host's controls and their menu; ``late``: a
   friend arriving late (the offer, the host's requests); ``reasons``: why a computer player did
   that, at a learning table; ``moved``: where a tournament moved this phone's player;

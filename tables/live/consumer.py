@@ -69,7 +69,7 @@ from tables.live.playing import SAVING_SLOWLY
 from tables.live.protocol import BadMessage, Handler, parse
 from tables.models import Table
 from tables.write import path, play
-from tables.write.tell import guarded
+from tables.write.announce import guarded
 
 log = logging.getLogger(__name__)
 

@@ -30,11 +30,11 @@ from engine.runout import runout_dict
 from engine.views import game_view, view_for, visible_events
 from tables import cache, codes, commitments
 from tables.cache import Snapshot
+from tables.draw.describe import Log
+from tables.draw.qr import qr_svg
 from tables.live import reasons, screens
-from tables.live.describe import Log
 from tables.live.langs import speaking
 from tables.live.perspective import Perspective
-from tables.live.qr import qr_svg
 from tables.models import Table
 
 
@@ -272,7 +272,7 @@ def runout_of(snapshot: Snapshot) -> dict[str, Any] | None:
     if "runout" not in snapshot.memo:
         odds = runout_dict(game.hand)
         if odds is not None:
-            # How long each street shows (tables.write.path.deadline_for waits as long).
+            # How long each street shows (tables.write.deadlines.deadline_for waits as long).
             odds["step"] = round(
                 1000 * settings.TABLES_NEXT_HAND_PAUSE * settings.TABLES_RUNOUT_STEP
             )

@@ -15,6 +15,7 @@ from django.utils.translation import override
 
 from tables.live.protocol import Handler, Message
 from tables.models import Table
+from tables.write.announce import tell_async, write_then_notify
 from tables.write.host import (
     computer_plays,
     end_game,
@@ -23,8 +24,7 @@ from tables.write.host import (
     resume_game,
     set_learning,
 )
-from tables.write.path import Refused, write_then_notify
-from tables.write.tell import tell_async
+from tables.write.path import Refused
 
 # A phone's connection (``tables.live.consumer.TableConsumer``, which calls this module: typed
 # loosely so that the two do not import each other).

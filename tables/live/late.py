@@ -14,7 +14,7 @@ from django.utils.translation import override
 
 from engine.game import Game
 from tables.models import SeatRequest, Table
-from tables.tournament.models import Entrant
+from tables.models.tournament import Entrant
 from tables.write.late import OPEN_MODES
 
 

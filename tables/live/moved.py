@@ -1,7 +1,8 @@
 """Where a tournament moved this phone's player, for a phone that was not there to hear it.
 
 A move between a tournament's tables tells the old table's group (``tournament.moved``,
-``tables.tournament.between``); a phone whose socket was closed then (asleep, in a tunnel, a
+``tables.write.tournament_between_hands``); a phone whose socket was closed then (asleep, in a
+tunnel, a
 server restart) hears nothing. When it comes back to the old table's page (a new socket, or
 Redis back after an outage) and holds no seat there, this finds where its player sits now, so
 that it is told "You moved to table 3, seat 5" and goes on there as a connected phone would.
@@ -13,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from tables.models import FormerClaim, Seat
-from tables.tournament.models import Entrant
+from tables.models.tournament import Entrant
 
 
 def where_now(table_id: int, tournament_id: int, hashes: Iterable[str]) -> dict[str, Any] | None:

@@ -26,7 +26,7 @@ from tables.live.perspective import hide as hide_cards
 from tables.live.perspective import reveal as reveal_cards
 from tables.live.protocol import Handler, Message
 from tables.write import path, play
-from tables.write.tell import guarded
+from tables.write.announce import guarded
 
 # A phone's connection (``tables.live.consumer.TableConsumer``, which calls this module: typed
 # loosely so that the two do not import each other).

@@ -101,7 +101,7 @@ def parse(text: str | None, data: bytes | None, max_bytes: int) -> Message:
             raise BadMessage("unknown_control", _("Unknown host control."))
         return Message(type="host", seat=seat, do=do)
     if kind_of_message == "sync" and raw.get("action_id") not in (None, ""):
-        version = _whole(
+        version = whole_number(
             raw.get("version"), "bad_version", gettext_noop("Every action needs the version seen.")
         )
         return Message(
@@ -116,12 +116,12 @@ def parse(text: str | None, data: bytes | None, max_bytes: int) -> Message:
             "unknown_action", _("Unknown action: fold, check, call, bet, raise or all_in.")
         )
     action_id = _action_id(raw.get("action_id"))
-    version = _whole(
+    version = whole_number(
         raw.get("version"), "bad_version", gettext_noop("Every action needs the version seen.")
     )
     if version is None:
         raise BadMessage("bad_version", _("Every action needs the version seen."))
-    amount = _whole(
+    amount = whole_number(
         raw.get("amount"), "bad_amount",
         gettext_noop("The amount must be a whole number of chips."),
     )
@@ -151,7 +151,7 @@ def _talk(kind_of_message: str, raw: dict[str, Any], seat: int | None) -> Messag
     return Message(type=kind_of_message, seat=seat, text=text, reaction=reaction, on=on)
 
 
-def _whole(value: Any, code: str, message: str) -> int | None:
+def whole_number(value: Any, code: str, message: str) -> int | None:
     """A whole number given as a JSON integer or a string of digits; None when absent.
     ``message`` is translated only when it is needed (marked with ``gettext_noop``)."""
     if value is None or value == "":
@@ -170,7 +170,7 @@ def _whole(value: Any, code: str, message: str) -> int | None:
 
 
 def _seat(value: Any) -> int | None:
-    seat = _whole(value, "bad_seat", gettext_noop("A seat is a number from 0 to 5."))
+    seat = whole_number(value, "bad_seat", gettext_noop("A seat is a number from 0 to 5."))
     if seat is not None and seat > 5:
         raise BadMessage("bad_seat", _("A seat is a number from 0 to 5."))
     return seat

@@ -30,8 +30,8 @@ from engine.bots.reasons import strength_of
 from engine.cards import parse_card
 from engine.views import hand_view
 from tables.cache import ROW_FIELDS, Snapshot
+from tables.draw.explain import percent
 from tables.models import Table
-from tables.pages.explain import percent
 
 _LEARNING_AT = ROW_FIELDS.index("learning")
 _REASONS_AT = ROW_FIELDS.index("bot_reasons")

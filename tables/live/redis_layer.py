@@ -17,7 +17,7 @@ connection of this process in a group on that server is handed a ``layer.resumed
 catches up whenever it asks (``tables.live.playing.ping``).
 
 While Redis is away, subscribing and unsubscribing fail with redis's ConnectionError (the
-caller logs it in one line: ``tables.write.tell.guarded``), never with anything else and never
+caller logs it in one line: ``tables.write.announce.guarded``), never with anything else and never
 after a long wait. Right after a restart the subscriber connection is made again both by the
 receive loop and by the command, two readers of one stream: asyncio refuses the second with a
 RuntimeError, or one reads the other's reply (a ResponseError out of turn), or a reply waited
@@ -44,7 +44,7 @@ from channels_redis.utils import _wrap_close, decode_hosts
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
-from tables.write.tell import LAYER_AWAY
+from tables.write.announce import LAYER_AWAY
 
 log = logging.getLogger(__name__)
 

@@ -26,6 +26,7 @@ from tables.live.perspective import PassState
 from tables.live.protocol import Handler, Message
 from tables.models import Table, TableTalk
 from tables.write import talk as stored
+from tables.write.announce import tell_async
 from tables.write.path import Refused
 from tables.write.talk import (
     EVENTS,
@@ -37,7 +38,6 @@ from tables.write.talk import (
     switch_talk,
     talk_of,
 )
-from tables.write.tell import tell_async
 
 # A phone's connection (``tables.live.consumer.TableConsumer``, which calls this module: typed
 # loosely so that the two do not import each other).

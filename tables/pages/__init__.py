@@ -5,14 +5,18 @@ authorise, call the write side (``tables.write``) and answer; the table itself i
 
 - ``urls``: the site's pages, with ``history_urls`` (hand histories and exports) and
   ``season_urls`` (your games, groups, a player's line) included;
-- ``views``: home, create, join, the lobby's controls and playing without JavaScript; ``forms``:
+- ``common``: what every table page starts from (the phone's claims, finding the table a code
+  names, the message page);
+- ``table``: home, create, join, the lobby's controls and playing without JavaScript; ``forms``:
   the forms for creating and joining tables;
 - ``history``: a table's hand histories and their exports (PokerStars text, PHH, results CSV),
   and who may see them; ``proofs``: a hand's deck proof; ``foreign``: a hand from elsewhere (a
   PHH file) in the replayer; ``recap``: the recap of a game;
-- ``hint``: the hint button; ``explain``: the replayer's explanations and the hint in words;
+- ``hint``: the hint button;
   ``why``: why a computer player did that, at a learning table;
 - ``late``: a friend arriving late (asking for a computer's seat, the host's answer);
   ``seat_moves``: moving a seat to another phone;
-- ``season``: your games, taking them to another phone, a group's season, a player's line.
+- ``season``: your games, taking them to another phone, a group's season, a player's line;
+- ``tournament``: a tournament's pages (creating, joining, the lobby, the host's pause, the CSV,
+  a player's hands), with ``tournament_urls`` and ``tournament_forms``.
 """

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods
 
 from engine.foreign import MAX_BYTES, foreign_hand
 from engine.phh import PhhError
-from tables.live.describe import describe_events
+from tables.draw.describe import describe_events
 
 
 class _Unreadable(Exception):

@@ -19,16 +19,14 @@ from engine.bots.base import read_spot
 from engine.bots.reads import model_from_past
 from engine.views import game_view
 from tables import cache
-from tables.pages import views
-from tables.pages.explain import help_lines
+from tables.draw.explain import help_lines
+from tables.pages import common
 
 
 @require_safe
-def hint(request: views.HtmxHttpRequest, code: str) -> HttpResponse:
-    found = views._find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
-    snapshot, mine, state = views._this_phone(request, found)
+def hint(request: common.HtmxHttpRequest, code: str) -> HttpResponse:
+    found = common.find_table(request, code)
+    snapshot, mine, state = common.this_phone(request, found)
     game = snapshot.game
     hand = game.hand if game is not None else None
     seat = hand.seat_to_act if hand is not None and not hand.finished else None

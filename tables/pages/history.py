@@ -22,10 +22,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from engine.export import (
-    HAND_SEPARATOR,
     HandMeta,
     game_results_csv,
+    phh_game,
     phh_hand,
+    pokerstars_game,
     pokerstars_hand,
 )
 from engine.game import Game
@@ -34,11 +35,12 @@ from engine.history import replay
 from engine.views import visible_events
 from tables import claims, codes, lookups
 from tables.commitments import proof_context
-from tables.live.describe import describe_events
-from tables.live.hand_names import hand_name
+from tables.draw import explain
+from tables.draw.describe import describe_events
+from tables.draw.hand_names import hand_name
 from tables.models import FormerClaim, Hand, Seat, Table
-from tables.pages import explain
-from tables.tournament import history as tournament_history
+from tables.pages.common import NotYours
+from tables.read import tournament_history
 from tables.write import late
 
 
@@ -90,9 +92,10 @@ def _refuse(request: HttpRequest) -> HttpResponse:
     )
 
 
-def access_for(request: HttpRequest, code: str) -> Access | HttpResponse:
-    """The table and viewer, or the refusal. Codes are reused once a table is over, so the
-    table is the most recent one with this code where this session held a seat."""
+def access_for(request: HttpRequest, code: str) -> Access:
+    """The table and viewer (else ``NotYours``, with the page saying these hands are
+    private). Codes are reused once a table is over, so the table is the most recent one with
+    this code where this session held a seat."""
     latest = lookups.table(request, code)  # 429 while limited; 404 (counted) for no table
     tables = Table.objects.filter(code=latest.code).order_by("-created_at")
     hashes = claims.session_hashes(request.session)
@@ -107,7 +110,7 @@ def access_for(request: HttpRequest, code: str) -> Access | HttpResponse:
             return Access(table, viewer, seats, left, joined, only)
     if request.user.is_authenticated and request.user.is_staff:
         return Access(latest, None, ())
-    return _refuse(request)
+    raise NotYours(_refuse(request))
 
 
 def _seats_held(
@@ -234,8 +237,6 @@ def _exports(access: Access, number: int | None = None) -> list[dict[str, str]]:
 @require_safe
 def hand_list(request: HttpRequest, code: str) -> HttpResponse:
     access = access_for(request, code)
-    if isinstance(access, HttpResponse):
-        return access
     table = access.table
     flop_only = request.GET.get("flop") == "1" and access.viewer is not None
     hands = []
@@ -267,8 +268,6 @@ def hand_list(request: HttpRequest, code: str) -> HttpResponse:
 @require_safe
 def hand_page(request: HttpRequest, code: str, number: int) -> HttpResponse:
     access = access_for(request, code)
-    if isinstance(access, HttpResponse):
-        return access
     table = access.table
     rows = viewable_hands(access)
     row = rows.filter(number=number).first()
@@ -346,8 +345,6 @@ def _one(access: Access, number: int) -> tuple[Hand, EngineHand]:
 @require_safe
 def hand_pokerstars(request: HttpRequest, code: str, number: int) -> HttpResponse:
     access = access_for(request, code)
-    if isinstance(access, HttpResponse):
-        return access
     row, hand = _one(access, number)
     text = pokerstars_hand(hand, names_of(row), meta_of(row, access.table), access.viewer)
     return _download(text, f"holdem-{access.table.code}-hand-{row.number}.txt", "text/plain")
@@ -356,8 +353,6 @@ def hand_pokerstars(request: HttpRequest, code: str, number: int) -> HttpRespons
 @require_safe
 def hand_phh(request: HttpRequest, code: str, number: int) -> HttpResponse:
     access = access_for(request, code)
-    if isinstance(access, HttpResponse):
-        return access
     row, hand = _one(access, number)
     text = phh_hand(hand, names_of(row), meta_of(row, access.table), access.viewer)
     return _download(text, f"holdem-{access.table.code}-hand-{row.number}.phh", "text/plain")
@@ -367,37 +362,28 @@ def _all(access: Access) -> list[tuple[Hand, EngineHand]]:
     return [(row, _engine_hand(row)) for row in viewable_hands(access).order_by("number")]
 
 
+def _exported(access: Access) -> list[tuple[EngineHand, HandMeta, dict[int, str]]]:
+    """Every hand this viewer may see, for a whole game's export: each with its names."""
+    return [(hand, meta_of(row, access.table), names_of(row)) for row, hand in _all(access)]
+
+
 @require_safe
 def game_pokerstars(request: HttpRequest, code: str) -> HttpResponse:
     access = access_for(request, code)
-    if isinstance(access, HttpResponse):
-        return access
-    viewer = access.viewer
-    text = HAND_SEPARATOR.join(
-        pokerstars_hand(hand, names_of(row), meta_of(row, access.table), viewer)
-        for row, hand in _all(access)
-    )
+    text = pokerstars_game(_exported(access), access.viewer)
     return _download(text, f"holdem-{access.table.code}.txt", "text/plain")
 
 
 @require_safe
 def game_phh(request: HttpRequest, code: str) -> HttpResponse:
     access = access_for(request, code)
-    if isinstance(access, HttpResponse):
-        return access
-    viewer = access.viewer
-    text = "\n".join(
-        f"[{k}]\n" + phh_hand(hand, names_of(row), meta_of(row, access.table), viewer)
-        for k, (row, hand) in enumerate(_all(access), start=1)
-    )
+    text = phh_game(_exported(access), access.viewer)
     return _download(text, f"holdem-{access.table.code}.phhs", "text/plain")
 
 
 @require_safe
 def results_csv(request: HttpRequest, code: str) -> HttpResponse:
     access = access_for(request, code)
-    if isinstance(access, HttpResponse):
-        return access
     table = access.table
     if table.state is None:
         raise Http404

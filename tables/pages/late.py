@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from tables import claims, lookups
 from tables.live.late import fragments
 from tables.models import Table
-from tables.pages.views import _client_keys
+from tables.pages.common import client_keys
 from tables.write.late import answer, request_seat
 from tables.write.path import Refused
 
@@ -24,7 +24,7 @@ def ask(request: HttpRequest, code: str) -> HttpResponse:
     table = _table(request, code)
     try:
         request_seat(table.id, request.session, str(request.POST.get("name", "")),
-                     _client_keys(request))
+                     client_keys(request))
     except Refused as exc:
         messages.error(request, exc.message)
     return redirect("tables:table", code=table.code)

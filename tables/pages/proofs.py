@@ -19,6 +19,7 @@ from engine.history import replay
 from engine.proof import ProofError, proof_for
 from tables.models import Hand
 from tables.pages import history
+from tables.pages.common import NotYours
 
 
 def _json(data: dict[str, Any], status: int = 200) -> JsonResponse:
@@ -41,10 +42,11 @@ def proof_of(row: Hand, viewer: int | None) -> dict[str, Any]:
 
 @require_safe
 def hand_proof(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    access = history.access_for(request, code)
-    if isinstance(access, HttpResponse):
+    try:
+        access = history.access_for(request, code)
+    except NotYours as refused:
         return _json({"error": _("Only the players who sat at this table can see its hands.")},
-                     status=access.status_code)
+                     status=refused.response.status_code)
     row = history.viewable_hands(access).filter(number=number).first()
     if row is None:
         return _json({"error": _("There is no such finished hand.")}, status=404)

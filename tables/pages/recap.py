@@ -4,13 +4,12 @@ went out when, and how each hard computer player read each person.
 Built from the table's stored hands (finished, not called off), which hold only what the table
 saw in public once a hand is over: stacks, pots, the hands shown. Page: ``/t/CODE/recap/``,
 for those who sat at the table and staff (tables.pages.history's rule); linked from the game's
-end and from its history. The chip graph is an SVG drawn here, with a table of the same numbers
-for screen readers and anyone who prefers numbers.
+end and from its history. The chip graph is an SVG (``tables.draw.chip_graph``), with a table of
+the same numbers for screen readers and anyone who prefers numbers.
 """
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,15 +25,9 @@ from engine.bots import describe_opponents
 from engine.game import STARTING_STACK
 from engine.history import replay
 from tables import cache, codes
+from tables.draw.chip_graph import COLOURS, DASHES, Curve, chip_graph
 from tables.models import Hand, Level, Seat, SeatRequest, Table
 from tables.pages.history import access_for
-
-# Line colours and dash patterns: told apart by more than colour (and named in the legend).
-COLOURS = ("#e4572e", "#2e86ab", "#f2b632", "#7bc47f", "#b36ae2", "#f0f0f0")
-DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4")
-
-WIDTH, HEIGHT = 340, 190
-LEFT, RIGHT, TOP, BOTTOM = 40, 8, 10, 24
 
 
 @dataclass
@@ -96,8 +89,8 @@ def build(table: Table) -> Recap:
     order = sorted(names)
     players = []
     for i, position in enumerate(order):
-        player = Player(position, names[position], computers[position], COLOURS[i % 6],
-                        DASHES[i % 6], [STARTING_STACK])
+        player = Player(position, names[position], computers[position], COLOURS[i % len(COLOURS)],
+                        DASHES[i % len(DASHES)], [STARTING_STACK])
         request = took_over.get(position)
         if request is not None:  # the seat's line is one: named after who holds it now
             player.name, player.computer, player.took_over = request.name, False, (
@@ -203,62 +196,28 @@ def plain_words(read: dict[str, Any]) -> str:
     return text
 
 
-def chip_graph(recap: Recap) -> SafeString:
-    """Every player's chips after each hand as lines on one chart (an inline SVG)."""
+def recap_graph(recap: Recap) -> SafeString:
+    """Every player's chips after each hand as lines on one chart."""
     count = len(recap.hands)
     top = max([max(p.chips) for p in recap.players] + [STARTING_STACK])
-    inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-
-    def x(i: int) -> float:
-        return LEFT + (inner_w * i / count if count else 0)
-
-    def y(chips: int) -> float:
-        return TOP + inner_h * (1 - chips / top)
-
-    title = html.escape(_("Chips after each hand"))
-    parts = [
-        f'<svg class="chip-graph" viewBox="0 0 {WIDTH} {HEIGHT}" role="img"'
-        f' aria-labelledby="chip-graph-title" data-testid="chip-graph">'
-        f'<title id="chip-graph-title">{title}</title>',
-        f'<line class="chip-graph__axis" x1="{LEFT}" y1="{TOP + inner_h}" x2="{WIDTH - RIGHT}"'
-        f' y2="{TOP + inner_h}"/>',
-        f'<line class="chip-graph__axis" x1="{LEFT}" y1="{TOP}" x2="{LEFT}"'
-        f' y2="{TOP + inner_h}"/>',
-    ]
-    for value in (0, top // 2, top):
-        parts.append(
-            f'<text class="chip-graph__label" x="{LEFT - 4}" y="{y(value) + 4:.1f}"'
-            f' text-anchor="end">{value}</text>'
-        )
-    if count:
-        parts.append(
-            f'<text class="chip-graph__label" x="{x(count):.1f}" y="{HEIGHT - 6}"'
-            f' text-anchor="end">{html.escape(_("hand %(n)d") % {"n": recap.hands[-1]})}</text>'
-        )
-    for player in recap.players:
-        points = " ".join(f"{x(i):.1f},{y(c):.1f}" for i, c in enumerate(player.chips))
-        dash = f' stroke-dasharray="{player.dash}"' if player.dash else ""
-        parts.append(
-            f'<polyline class="chip-graph__line" fill="none" stroke="{player.colour}"'
-            f' stroke-width="2.5" stroke-linejoin="round"{dash} points="{points}"'
-            f' data-seat="{player.seat}"><title>{html.escape(player.name)}</title></polyline>'
-        )
-    parts.append("</svg>")
-    return SafeString("".join(parts))
+    return chip_graph(
+        [Curve(p.name, p.colour, p.dash, list(enumerate(p.chips)), p.seat)
+         for p in recap.players],
+        count, title=_("Chips after each hand"), testid="chip-graph", ticks=(top // 2, top),
+        x_labels=[(count, _("hand %(n)d") % {"n": recap.hands[-1]}, "end")] if count else [],
+    )
 
 
 @require_safe
 def recap_page(request: HttpRequest, code: str) -> HttpResponse:
     access = access_for(request, code)
-    if isinstance(access, HttpResponse):
-        return access
     table = access.table
     recap = build(table)
     return render(request, "history/recap.html", {
         "code": table.code,
         "pretty_code": codes.pretty(table.code),
         "recap": recap,
-        "graph": chip_graph(recap),
+        "graph": recap_graph(recap),
         "over": table.status in (Table.Status.FINISHED, Table.Status.CLOSED),
         "recap_url": reverse("tables:recap", args=[table.code]),
         "history_url": reverse("tables:history", args=[table.code]),

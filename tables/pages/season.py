@@ -1,7 +1,7 @@
 """The season's pages: your games (``/games/``), taking them to another phone, a group's season
 (``/g/<code>/``, its CSV) and a player's line at the table (``/t/<code>/stats/<seat>/``).
 
-Every figure is counted from what the whole table saw (tables.season.tally): a season's page
+Every figure is counted from what the whole table saw (tables.read.statistics): a season's page
 shows no hole card but the hands shown at a showdown, so anyone with the group's link may read
 it. The hands themselves stay behind tables.pages.history's rule (only who sat there).
 """
@@ -9,10 +9,7 @@ it. The hands themselves stay behind tables.pages.history's rule (only who sat t
 from __future__ import annotations
 
 import csv
-import html
 import io
-from datetime import datetime
-from typing import Any
 
 from django.conf import settings
 from django.core.paginator import Paginator
@@ -27,12 +24,13 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from engine.export import csv_row
 from engine.stats import Figure, Tally, figures
 from tables import claims, lookups
-from tables.live.qr import qr_svg_once
-from tables.models import Group, Seat, StatsAtTable, Table, Tournament
-from tables.pages.views import _client_keys
-from tables.season import games, groups, identity
-from tables.season.tally import counted, tally_of
-from tables.tournament import history as tournament_history
+from tables.draw.chip_graph import COLOURS, DASHES, Curve, chip_graph
+from tables.draw.qr import qr_svg_once
+from tables.models import Group, Seat, StatsAtTable, Table
+from tables.pages.common import client_keys
+from tables.read import games
+from tables.read.statistics import counted, tally_of
+from tables.write import groups, identity
 from tables.write.path import Refused
 
 LABELS = {
@@ -77,46 +75,14 @@ def _refusal(request: HttpRequest, exc: Refused, title: str) -> HttpResponse:
 
 
 # ---------------------------------------------------------------------------------- your games
-def game_entries(hashes: list[str]) -> list[tuple[str, datetime, int]]:
-    """Every game these claims played, newest first, as (kind, created, pk): a table, or a
-    tournament as one game (its tables are not listed apart)."""
-    tables = games.tables_of(hashes).filter(tournament__isnull=True)
-    return sorted(
-        [("table", at, pk) for at, pk in tables.values_list("created_at", "pk")]
-        + [("tournament", at, pk) for at, pk in
-           tournament_history.tournaments_of(hashes).values_list("created_at", "pk")],
-        key=lambda entry: (entry[1], entry[2]), reverse=True,
-    )
-
-
-def entry_lines(shown: list[tuple[str, datetime, int]], hashes: list[str]
-                ) -> list[dict[str, Any]]:
-    """The lines of these entries: {"kind", "line"} (a GameLine or a TournamentLine)."""
-    tables = [pk for kind, _at, pk in shown if kind == "table"]
-    tournaments = [pk for kind, _at, pk in shown if kind == "tournament"]
-    by_table = {
-        line.table.pk: line
-        for line in games.lines(list(Table.objects.filter(pk__in=tables)), hashes)
-    } if tables else {}
-    by_tournament = {
-        line.tournament.pk: line for line in tournament_history.lines(
-            list(Tournament.objects.filter(pk__in=tournaments)), hashes
-        )
-    } if tournaments else {}
-    return [
-        {"kind": kind, "line": by_table[pk] if kind == "table" else by_tournament[pk]}
-        for kind, _at, pk in shown
-    ]
-
-
 @require_safe
 def games_page(request: HttpRequest) -> HttpResponse:
     """Every game this phone played, newest first; a tournament opens to the player's hands
     at each of its tables they sat at."""
     hashes = claims.session_hashes(request.session)
-    pages = Paginator(game_entries(hashes), games.PER_PAGE)
+    pages = Paginator(games.game_entries(hashes), games.PER_PAGE)
     page = pages.get_page(request.GET.get("page"))
-    lines = entry_lines(list(page.object_list), hashes)
+    lines = games.entry_lines(list(page.object_list), hashes)
     response = render(request, "season/games.html", {
         "page": page, "lines": lines, "has_claims": bool(hashes),
     })
@@ -150,7 +116,7 @@ def take_along(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def games_here(request: HttpRequest, token: str) -> HttpResponse:
-    keys = _client_keys(request)
+    keys = client_keys(request)
     title = _("Your games were not copied")
     try:
         if request.method == "POST":
@@ -175,56 +141,20 @@ def _group(request: HttpRequest, code: str) -> Group:
     return lookups.group(request, code)  # 429 while limited; 404 (counted) for no group
 
 
-COLOURS = ("#e4572e", "#2e86ab", "#f2b632", "#7bc47f", "#b36ae2", "#f0f0f0", "#ff9fb2",
-           "#9ad1d4")
-DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 4", "12 2")
-WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 340, 190, 44, 8, 10, 24
-
-
-def chip_graph(lines: list[groups.Line], games_count: int) -> SafeString:
-    """Each person's chips won so far, after each game of the season: an inline SVG."""
-    values = [v for line in lines for v in line.curve if v is not None] or [0]
-    low, high = min(0, *values), max(0, *values)
-    span = (high - low) or 1
-    steps = max(games_count, 1)
-
-    def x(i: int) -> float:  # i: games played so far (0: the start of the season)
-        return LEFT + (WIDTH - LEFT - RIGHT) * i / steps
-
-    def y(v: int) -> float:
-        return TOP + (HEIGHT - TOP - BOTTOM) * (high - v) / span
-
-    parts = [
-        f'<svg class="chip-graph" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-label="{html.escape(_("Chips won over the season, after each game"))}" '
-        'data-testid="season-graph">',
-        f'<line x1="{LEFT}" y1="{y(0):.1f}" x2="{WIDTH - RIGHT}" y2="{y(0):.1f}" '
-        'class="chip-graph__axis"/>',
-        f'<text x="{LEFT - 4}" y="{y(high) + 4:.1f}" text-anchor="end" '
-        f'class="chip-graph__label">{high}</text>',
-        f'<text x="{LEFT - 4}" y="{y(low):.1f}" text-anchor="end" '
-        f'class="chip-graph__label">{low}</text>',
-        f'<text x="{LEFT - 4}" y="{y(0) + 4:.1f}" text-anchor="end" '
-        'class="chip-graph__label">0</text>',
-    ]
-    for i in range(1, games_count + 1):
-        parts.append(f'<text x="{x(i):.1f}" y="{HEIGHT - 6}" text-anchor="middle" '
-                     f'class="chip-graph__label">{i}</text>')
+def season_graph(lines: list[groups.Line], games_count: int) -> SafeString:
+    """Each person's chips won so far, after each game of the season; every line starts at 0
+    just before the person's first game."""
+    curves = []
     for line in lines:
         known = [(i + 1, v) for i, v in enumerate(line.curve) if v is not None]
-        if not known:
-            continue
-        # Every line starts at 0 just before the person's first game.
-        points = [f"{x(known[0][0] - 1):.1f},{y(0):.1f}"] + [
-            f"{x(i):.1f},{y(v):.1f}" for i, v in known
-        ]
-        dash = f' stroke-dasharray="{line.dash}"' if line.dash else ""
-        parts.append(
-            f'<polyline fill="none" stroke="{line.colour}" stroke-width="2.5"{dash} '
-            f'points="{" ".join(points)}"/>'
-        )
-    parts.append("</svg>")
-    return mark_safe("".join(parts))
+        if known:
+            curves.append(Curve(line.name, line.colour, line.dash,
+                                [(known[0][0] - 1, 0), *known]))
+    return chip_graph(
+        curves, games_count, title=_("Chips won over the season, after each game"),
+        testid="season-graph",
+        x_labels=[(i, str(i), "middle") for i in range(1, games_count + 1)],
+    )
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -266,7 +196,7 @@ def group_page(request: HttpRequest, code: str) -> HttpResponse:
             line.curve[index] if index < len(line.curve) else None for line in season.lines
         ]})
     return render(request, "season/group.html", {
-        "group": group, "season": season, "graph": chip_graph(season.lines, len(counted_games)),
+        "group": group, "season": season, "graph": season_graph(season.lines, len(counted_games)),
         "rows": rows,
         "is_creator": groups.is_creator(group, hashes),
         "members": [

@@ -18,8 +18,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from tables import claims
-from tables.live.qr import qr_svg_once
-from tables.pages.views import HtmxHttpRequest, _client_keys, _find, _message
+from tables.draw.qr import qr_svg_once
+from tables.pages.common import HtmxHttpRequest, client_keys, find_table, message_page
 from tables.write import seat_moves
 from tables.write.path import Refused
 
@@ -41,13 +41,11 @@ def _refusal(request: HttpRequest, exc: Refused) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def move_menu(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
+    found = find_table(request, code)
     hashes = claims.session_hashes(request.session)
     seats = seat_moves.movable_seats(found, hashes)
     if not seats:
-        return _message(
+        return message_page(
             request, _("The seat was not moved"),
             _("Only a player at a table that is still open can move a seat."), 403,
         )
@@ -81,7 +79,7 @@ def move_menu(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def move_here(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    keys = _client_keys(request)
+    keys = client_keys(request)
     if request.method == "POST":
         try:
             table = seat_moves.use_link(token, request.session, keys)

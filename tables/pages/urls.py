@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from tables.pages import foreign, hint, late, recap, seat_moves, views, why
+from tables.pages import foreign, hint, late, recap, seat_moves, why
+from tables.pages import table as views
 
 app_name = "tables"
 

@@ -12,15 +12,13 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from tables.live import reasons
-from tables.pages import views
+from tables.pages import common
 
 
 @require_safe
-def why(request: views.HtmxHttpRequest, code: str, seat: int) -> HttpResponse:
-    found = views._find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
-    snapshot, _mine, _state = views._this_phone(request, found)
+def why(request: common.HtmxHttpRequest, code: str, seat: int) -> HttpResponse:
+    found = common.find_table(request, code)
+    snapshot, _mine, _state = common.this_phone(request, found)
     info = snapshot.seats.get(seat)
     told = reasons.words(snapshot, seat) if info is not None and info.is_computer else None
     if told is None:

@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from tables import claims
-from tables.pages import season
+from tables.read import games
 
 register = template.Library()
 HOME_GAMES = 3
@@ -23,6 +23,6 @@ def your_games(context: Any) -> SafeString:
         return SafeString("")
     hashes = claims.session_hashes(request.session)
     # A tournament is one game, as in the whole list (tables.pages.season.games_page).
-    shown = season.game_entries(hashes)[:HOME_GAMES] if hashes else []
-    lines = season.entry_lines(shown, hashes) if shown else []
+    shown = games.game_entries(hashes)[:HOME_GAMES] if hashes else []
+    lines = games.entry_lines(shown, hashes) if shown else []
     return mark_safe(render_to_string("season/_home_games.html", {"lines": lines}, request))

@@ -9,7 +9,8 @@ from django import template
 from django.utils.safestring import SafeString
 
 from tables.cache import render_component
-from tables.live import hand_names, screens
+from tables.draw import hand_names
+from tables.live import screens
 
 register = template.Library()
 

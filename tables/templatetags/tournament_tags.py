@@ -7,14 +7,14 @@ from typing import Any
 from django import template
 from django.utils.safestring import SafeString
 
-from tables.tournament.line import table_line
+from tables.draw.tournament_line import table_line
 
 register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
 def tournament_line(context: Any) -> SafeString:
-    """At a table of a tournament: the line back to its lobby (``tables.tournament.line``),
+    """At a table of a tournament: the line back to its lobby (``tables.draw.tournament_line``),
     which then follows the tournament by itself. Nothing at any other table, for one query."""
     snapshot = context.get("table")
     if snapshot is None:

@@ -1,4 +1,4 @@
-"""The write side: every change to a table, through one write path.
+"""The write side: every change, and every change to a table through one write path.
 
 - ``path``: ``apply_change`` locks the table (or, for a change of play, updates the version this
   process holds in one conditional statement), hands out a ``Change``, saves, checks the chips,
@@ -13,7 +13,16 @@
   seat to another phone by a single-use link;
 - ``talk``: table talk, stored beside the table and never in it; ``reasons``: the computer
   players' reasons, kept with their actions at a learning table;
-- ``tell``: the group messages telling the phones that something changed;
+- ``announce``: the group messages telling the phones that something changed (after the
+  commit); ``deadlines``: what the clock does next at a table, and when; ``timeouts``: a
+  deadline passed (a time-out, a computer player's move, the next deal), as the clock fires it;
+- ``tournament_setup``: creating a tournament, people joining it, starting it;
+  ``tournament_between_hands``: between two hands of one of its tables (busts, places,
+  balancing, breaking, the level, the end); ``tournament_control``: the host's pause and resume
+  of the whole tournament;
+- ``groups``: making, continuing and running a group of games, and its season; ``identity``:
+  taking one's games to another phone, and forgetting them on this one (neither touches a
+  table, so each runs its own transaction);
 - ``retention``: deleting the games that ended long ago.
 
 Each public function checks, then changes through ``path.apply_change``; a refusal

@@ -25,7 +25,6 @@ what the host did, in its own language.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import timedelta
 
 from django.utils.translation import gettext as _
 
@@ -57,11 +56,7 @@ def pause_game(table_id: int, hashes: Iterable[str]) -> None:
         table = change.table
         if table.paused:
             raise Refused("already_paused", _("The game is already paused."))
-        remaining = None
-        if table.next_deadline is not None:
-            remaining = max(0.0, (table.next_deadline - change.now).total_seconds())
-        table.paused = True
-        change.mark()
+        remaining = change.stop_clock()
         name = change.name_of(host)
         ModerationAction.objects.create(
             table=table, at=change.now, action=HOST_PAUSE,
@@ -86,11 +81,7 @@ def resume_game(table_id: int, hashes: Iterable[str]) -> None:
                 "moderator_pause",
                 _("A moderator paused this table: only a moderator can resume it."),
             )
-        if table.status == Table.Status.PLAYING and table.next_deadline is not None:
-            left = table.seconds_left_on_resume()
-            table.next_deadline = change.now + timedelta(seconds=left)
-        table.paused = False
-        change.mark()
+        change.start_clock()
         name = change.name_of(host)
         ModerationAction.objects.create(
             table=table, at=change.now, action=HOST_RESUME, detail={"host": name},

@@ -33,12 +33,12 @@ from django.utils.translation import gettext as _
 
 from tables import claims, ratelimit
 from tables.models import LateSeats, SeatRequest, Table
-from tables.tournament import history as tournament_history
-from tables.tournament.models import Entrant
+from tables.models.tournament import Entrant
+from tables.read import tournament_history
 from tables.write import talk
+from tables.write.announce import group_name, tell
 from tables.write.lobby import clean_name
-from tables.write.path import Change, Refused, apply_change, group_name
-from tables.write.tell import tell
+from tables.write.path import Change, Refused, apply_change
 
 OPEN_MODES = (Table.Mode.FRIENDS, Table.Mode.COMPUTER)
 

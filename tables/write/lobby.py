@@ -89,18 +89,22 @@ def create_table(
 
 
 def _new_table(table_settings: TableSettings, mode: str) -> Table:
+    return new_table(
+        mode=mode,
+        seat_count=table_settings.seat_count,
+        max_hands=table_settings.max_hands,
+        blind_every=table_settings.blind_every,
+        computer_level=table_settings.computer_level,
+        turn_seconds=table_settings.turn_seconds,
+    )
+
+
+def new_table(**fields: Any) -> Table:
+    """A new table row with ``fields`` and a fresh join code (a friends' table, a tournament's)."""
     for _attempt in range(20):
         try:
             with transaction.atomic():  # a savepoint: a clashing code only retries
-                return Table.objects.create(
-                    code=new_code(),
-                    mode=mode,
-                    seat_count=table_settings.seat_count,
-                    max_hands=table_settings.max_hands,
-                    blind_every=table_settings.blind_every,
-                    computer_level=table_settings.computer_level,
-                    turn_seconds=table_settings.turn_seconds,
-                )
+                return Table.objects.create(code=new_code(), **fields)
         except IntegrityError:
             continue
     raise RuntimeError("no free join code after 20 tries")

@@ -15,7 +15,6 @@ is taken from the chips after that.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any, cast
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -36,7 +35,7 @@ REMOVE = "remove_person"
 RENAME = "rename"
 HOST_PAUSE = ModerationAction.HOST_PAUSE  # the host paused the game (tables.write.host)
 HOST_RESUME = "host_resume"
-RENAME_GROUP = "rename_group"  # tables.season.groups.moderate_rename
+RENAME_GROUP = "rename_group"  # tables.write.groups.moderate_rename
 REMOVE_GROUP_GAME = "remove_group_game"
 HOST_MOVE = "seat_moved_by_host"  # the host moved a gone phone's seat (tables.write.seat_moves)
 ACTION_LABELS = {
@@ -112,11 +111,7 @@ def pause_clock(table_id: int, moderator: User, reason: str = "") -> ModerationA
             raise Refused("not_playing", _("Only a table that is playing has a running clock."))
         if table.paused:
             raise Refused("already_paused", _("The clock of this table is already paused."))
-        remaining = None
-        if table.next_deadline is not None:
-            remaining = max(0.0, (table.next_deadline - change.now).total_seconds())
-        table.paused = True
-        change.mark()
+        remaining = change.stop_clock()
         return _record(change, moderator, PAUSE, reason, remaining=remaining,
                        deadline=table.deadline_kind)
 
@@ -130,10 +125,7 @@ def resume_clock(table_id: int, moderator: User, reason: str = "") -> Moderation
         table = change.table
         if not table.paused:
             raise Refused("not_paused", _("The clock of this table is not paused."))
-        if table.status == Table.Status.PLAYING and table.next_deadline is not None:
-            table.next_deadline = change.now + timedelta(seconds=table.seconds_left_on_resume())
-        table.paused = False
-        change.mark()
+        change.start_clock()
         return _record(change, moderator, RESUME, reason)
 
     return apply_change(table_id, mutate)

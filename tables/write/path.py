@@ -1,13 +1,14 @@
-"""The one write path: ``apply_change``, the ``Change`` it hands out, and telling the phones.
+"""The one write path: ``apply_change`` and the ``Change`` it hands out.
 
 ``apply_change(table_id, mutate)`` is the only way a table changes. In one transaction it locks
 the table row (``select_for_update`` on PostgreSQL; SQLite's IMMEDIATE transactions take the
 database write lock at BEGIN, the same guarantee), gives ``mutate`` a ``Change`` to check and
 modify, then saves the engine state, writes hand history rows, checks that no chip appeared or
-vanished, sets the next deadline, bumps the version and, once the transaction has committed,
-tells the table's group "table X changed, version N" (never anything hidden; for a change of
-play also the public actions taken and the row's new values, so that other server processes
-work the version out instead of loading it: ``Step``). ``mutate`` refuses by raising
+vanished, sets the next deadline (``tables.write.deadlines``), bumps the version and, once the
+transaction has committed, tells the table's group "table X changed, version N"
+(``tables.write.announce``; never anything hidden; for a change of play also the public actions
+taken and the row's new values, so that other server processes work the version out instead of
+loading it: ``Step``). ``mutate`` refuses by raising
 ``Refused``: the transaction rolls back and nothing changes.
 
 The changes of play (an action, a deadline fired) are first tried on the version of the table
@@ -30,18 +31,13 @@ clock fires deadlines through the same path (``tables.clock``). Moderation, e.g.
 
 from __future__ import annotations
 
-import asyncio
-import json
 import logging
 import random
 from collections.abc import Callable, Iterable
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
-from channels.db import database_sync_to_async
-from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import connection, router, transaction
 from django.utils import timezone
@@ -49,15 +45,19 @@ from django.utils.translation import gettext as _
 
 from engine.game import Game, GameError
 from engine.history import hand_record
-from engine.runout import runout_streets
 from tables import cache, commitments, metrics
 from tables.models import FormerClaim, Hand, Seat, Table
 from tables.write import reasons
-from tables.write.tell import tell, tell_async
+from tables.write.announce import NotAnnounced as NotAnnounced
+from tables.write.announce import Step, notify
+from tables.write.announce import group_name as group_name
+from tables.write.announce import write_then_notify as write_then_notify
+from tables.write.deadlines import schedule, turn_key
 
+# NotAnnounced, group_name and write_then_notify (imported above) are announcing's; named here
+# too for the live consumer, which reaches them as ``path.<name>``.
 T = TypeVar("T")
 log = logging.getLogger(__name__)
-_pauses = random.SystemRandom()  # P2: presentation only, never part of a decision
 
 
 class Refused(Exception):
@@ -77,93 +77,8 @@ class _NeedsLock(Exception):
     """A change tried on the version held here that must be made again under the lock."""
 
 
-class NotAnnounced(Exception):
-    """Committed but not told (Redis away): ``result`` is the write's; phones catch up later."""
-
-    def __init__(self, result: Any) -> None:
-        super().__init__("committed, not announced")
-        self.result = result
-
-
 class ChipsNotConserved(RuntimeError):
     """A change would create or destroy chips: an engine bug; the change is rolled back."""
-
-
-def group_name(table_id: int) -> str:
-    return f"table.{table_id}"
-
-
-# What a change of play did, told to the other processes so that they work the new version
-# out from the one before (``tables.cache.derive``): the version it followed, the public
-# actions taken and the table row's new values. Never a card.
-Step = dict[str, Any]
-
-# Set while a write runs for the event loop (``write_then_notify``): the group messages are
-# collected here and sent from the loop once the write is done, instead of from the database
-# thread, which would have to wait for the busy loop before it could start the next write.
-_deferred: ContextVar[list[tuple[int, int, Step | None]] | None] = ContextVar(
-    "tables_notes", default=None
-)
-
-
-def changed_message(version: int, step: Step | None = None) -> dict[str, Any]:
-    """The group message: which version the table is at now, and for a change of play how it
-    got there (``Step``, as JSON text: a layer decodes a message once for every connection,
-    and only the first connection of a process that needs the step reads it). Nothing
-    hidden."""
-    if step is None:
-        return {"type": "table.changed", "version": version}
-    return {
-        "type": "table.changed", "version": version,
-        "step": json.dumps(step, separators=(",", ":")),
-    }
-
-
-def _told(layer: Any, version: int, step: Step | None) -> dict[str, Any]:
-    """The group message for this layer (an in-process one has no other process to tell how)."""
-    return changed_message(version, None if isinstance(layer, InMemoryChannelLayer) else step)
-
-
-def notify(table_id: int, version: int, step: Step | None = None) -> None:
-    """Tell every connection at the table that it changed. Carries no hidden information."""
-    pending = _deferred.get()
-    if pending is not None:
-        pending.append((table_id, version, step))
-        return
-    # Redis away: logged and counted, not a server error (the change is committed).
-    tell(group_name(table_id), _told(get_channel_layer(), version, step))
-
-
-async def write_then_notify(write: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
-    """For async code (consumers, the clock loop): run ``write`` on the database thread, then
-    send the group messages of what it committed from the event loop. Runs to the end even if
-    the caller is cancelled (a phone that disconnects mid-action): a committed change is always
-    announced. ``write``'s exceptions (``Refused``...) reach the caller, ``NotAnnounced`` too."""
-
-    def run() -> tuple[T | None, list[tuple[int, int, Step | None]], BaseException | None]:
-        notes: list[tuple[int, int, Step | None]] = []
-        token = _deferred.set(notes)
-        try:
-            return write(*args, **kwargs), notes, None
-        except Exception as exc:  # announced first, raised below
-            return None, notes, exc
-        finally:
-            _deferred.reset(token)
-
-    async def run_and_announce() -> T:
-        result, notes, error = await database_sync_to_async(run)()
-        layer = get_channel_layer()
-        told = True
-        if layer is not None:
-            for table_id, version, step in notes:  # each logged and counted if not told
-                told &= await tell_async(layer, group_name(table_id), _told(layer, version, step))
-        if error is not None:
-            raise error
-        if not told:
-            raise NotAnnounced(result)
-        return cast(T, result)  # None only together with an error
-
-    return await asyncio.shield(asyncio.ensure_future(run_and_announce()))
 
 
 def seeded(*parts: object) -> random.Random | None:
@@ -171,13 +86,6 @@ def seeded(*parts: object) -> random.Random | None:
     if settings.TABLES_SEED is None:
         return None
     return random.Random(":".join(str(p) for p in (settings.TABLES_SEED, *parts)))
-
-
-def _turn_key(status: str, game: Game | None) -> tuple[object, ...]:
-    if game is None or game.hand is None:
-        return (status, None)
-    hand = game.hand
-    return (status, game.hand_number, len(hand.actions), hand.seat_to_act, hand.finished)
 
 
 @dataclass
@@ -224,7 +132,7 @@ class Change:
                 self._game = kept.game.copy()
             else:  # an older version held here is played on rather than replayed whole
                 self._game = Game.from_dict(table.state, base=cache.latest_game(table))
-            self._turn_before = _turn_key(self._status_before, self._game)
+            self._turn_before = turn_key(self._status_before, self._game)
             self._hand_before = (self._game.hand_number, self._game.hand_running)
         return self._game
 
@@ -298,6 +206,30 @@ class Change:
         persons = sorted(s.position for s in self.seats.values() if s.is_person)
         after = [p for p in persons if p > leaving] + [p for p in persons if p < leaving]
         self.table.host_position = after[0] if after else None
+        self.mark()
+
+    def stop_clock(self) -> float | None:
+        """Pause the table's clock (no time-out, computer move or new deal fires); the seconds
+        left of the pending deadline (None: there is none), for the pause's log row, from which
+        ``start_clock`` gives them back."""
+        table = self.table
+        remaining = None
+        if table.next_deadline is not None:
+            remaining = max(0.0, (table.next_deadline - self.now).total_seconds())
+        table.paused = True
+        self.mark()
+        return remaining
+
+    def start_clock(self, *, at_once: bool = False) -> None:
+        """Start the clock again: the pending deadline of a playing table gets back the time
+        it had left at the last pause (``at_once``: it fires at the clock's next tick). Called
+        before the resume's own log row is written."""
+        table = self.table
+        if at_once:
+            table.next_deadline = self.now
+        elif table.status == Table.Status.PLAYING and table.next_deadline is not None:
+            table.next_deadline = self.now + timedelta(seconds=table.seconds_left_on_resume())
+        table.paused = False
         self.mark()
 
     def name_of(self, position: int | None) -> str:
@@ -414,7 +346,7 @@ def _commit(change: Change) -> None:
         if game.finished and table.status == Table.Status.PLAYING:
             table.status = Table.Status.FINISHED
             table.finished_at = change.now
-    _schedule(change, game)
+    schedule(table, change.seats, change.now, change._turn_before, game)
     table.version += 1
     fields = _changed_fields(table, change._fields_before)
     if change.held:
@@ -517,32 +449,3 @@ def _sync_hands(change: Change, game: Game) -> None:
         Hand.objects.filter(table=table, number=number_before).update(
             cancelled=True, ended_at=change.now
         )
-
-
-def deadline_for(table: Table, game: Game | None, seats: dict[int, Seat]) -> tuple[str, float]:
-    """What the clock does next at this table and after how many seconds (alone: nothing)."""
-    if table.status != Table.Status.PLAYING or game is None or game.finished or len(game.seats) < 2:
-        return Table.Deadline.NONE, 0.0
-    if game.hand_running:
-        assert game.hand is not None and game.hand.seat_to_act is not None
-        seat = seats[game.hand.seat_to_act]
-        if seat.is_computer:
-            return Table.Deadline.BOT, _pauses.uniform(*settings.TABLES_BOT_PAUSE)
-        if seat.away:
-            return Table.Deadline.AWAY, settings.TABLES_AWAY_PAUSE
-        return Table.Deadline.TURN, float(table.turn_seconds)
-    pause = settings.TABLES_NEXT_HAND_PAUSE
-    if game.hand is not None and game.hand.finished:
-        # Each street of a face-up run-out is shown with its odds first.
-        pause += runout_streets(game.hand) * pause * settings.TABLES_RUNOUT_STEP
-    return Table.Deadline.NEXT_HAND, pause
-
-
-def _schedule(change: Change, game: Game | None) -> None:
-    table = change.table
-    kind, delay = deadline_for(table, game, change.seats)
-    turn = _turn_key(table.status, game)
-    if turn == change._turn_before and kind == table.deadline_kind and kind:
-        return  # same turn, same clock: a rename or a reveal must not reset anyone's time
-    table.deadline_kind = kind
-    table.next_deadline = change.now + timedelta(seconds=delay) if kind else None

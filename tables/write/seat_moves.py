@@ -32,8 +32,8 @@ from django.utils.translation import gettext as _
 from tables import claims, ratelimit
 from tables.models import ModerationAction, Seat, SeatMove, Table
 from tables.write import moderation, talk
-from tables.write.path import Change, Refused, apply_change, group_name
-from tables.write.tell import tell
+from tables.write.announce import group_name, tell
+from tables.write.path import Change, Refused, apply_change
 
 VALID_FOR = timedelta(minutes=5)
 # How long a person's phone must have been gone before the host may move their seat: longer

@@ -28,8 +28,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tables.models import CHAT_MAX, ChatMessage, ChatMute, ModerationAction, Table, TableTalk
-from tables.write.path import Refused, group_name
-from tables.write.tell import tell
+from tables.write.announce import group_name, tell
+from tables.write.path import Refused
 
 # The quick reactions: a name (what a phone sends), an emoji and a short phrase, said in the
 # language of each phone that shows it.

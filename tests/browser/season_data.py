@@ -25,7 +25,7 @@ from engine.game import Game, GameSettings  # noqa: E402
 from engine.history import hand_record  # noqa: E402
 from tables import claims, codes  # noqa: E402
 from tables.models import Group, GroupGame, Hand, Seat, Table  # noqa: E402
-from tables.season.groups import new_code  # noqa: E402
+from tables.write.groups import new_code  # noqa: E402
 
 NAMES = ["Asha", "Bikash", "Chandra", "Dipa", "Robo Ram", "Robo Sita"]
 PEOPLE = 4  # seats 4 and 5 are computer players

@@ -66,7 +66,7 @@ def test_a_reload_mid_hand_returns_to_the_same_seat_and_view(
     assert after["screen"] == before["screen"] == "play"
     assert _my_cards(phone) == cards
     assert hand_number(phone) == number
-    # The same cards: the page is sent without its indentation (config/compact.py), a frame
+    # The same cards: the page is sent without its indentation (config/unindent.py), a frame
     # with it, so white space is read as HTML reads it.
     assert " ".join(phone.locator("#board").inner_html().split()) == " ".join(board.split())
     assert not JS_ERRORS, JS_ERRORS

@@ -22,8 +22,9 @@ from django.utils import timezone  # noqa: E402
 
 from tables import claims, clock  # noqa: E402
 from tables.models import Hand  # noqa: E402
-from tables.tournament import history, setup  # noqa: E402
-from tables.tournament.models import Entrant, Tournament  # noqa: E402
+from tables.models.tournament import Entrant, Tournament  # noqa: E402
+from tables.read import tournament_history as history  # noqa: E402
+from tables.write import tournament_setup as setup  # noqa: E402
 
 LATER = timedelta(minutes=5)
 

@@ -1,4 +1,4 @@
-"""Pages go out without their templates' indentation, and read the same (config/compact.py)."""
+"""Pages go out without their templates' indentation, and read the same (config/unindent.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from config.compact import compact
+from config.unindent import compact
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ def test_the_home_page_arrives_without_indentation_and_reads_the_same(settings: 
     assert not re.search(rb"\n[ \t]", html), html[:400]
     # Without the middleware the page is indented; read as HTML reads white space (a run of it
     # is one space) the two are the same page. Tokens differ per response and are left out.
-    compacting = "config.compact.CompactHTMLMiddleware"
+    compacting = "config.unindent.CompactHTMLMiddleware"
     settings.MIDDLEWARE = [m for m in settings.MIDDLEWARE if m != compacting]
     indented = Client().get("/").content
     assert re.search(rb"\n[ \t]", indented)

@@ -441,14 +441,14 @@ def test_exports_replay_in_pokerkit_to_the_engines_final_stacks(seed: int) -> No
 
 def test_a_whole_game_exports_as_one_file_of_hands_in_order() -> None:
     hands = random_hands(7, games=1)
-    items = [(hand, meta(hand)) for hand in hands]
+    items = [(hand, meta(hand), NAMES) for hand in hands]
     for viewer in (None, SPECTATOR, hands[0].seats[0]):
-        text = pokerstars_game(items, NAMES, viewer)
+        text = pokerstars_game(items, viewer)
         parts = split_hands(text)
         assert len(parts) == len(hands)
         for hand, part in zip(hands, parts, strict=True):
             check_pokerstars(hand, part + "\n", viewer)
-    phhs = phh_game(items, NAMES, hands[0].seats[0])
+    phhs = phh_game(items, hands[0].seats[0])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         loaded = list(HandHistory.loads_all(phhs))

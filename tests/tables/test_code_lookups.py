@@ -29,9 +29,8 @@ from django.urls.converters import IntConverter
 from tables import claims, ratelimit
 from tables.live.routing import websocket_urlpatterns
 from tables.models import FailedJoin, Group, Table
-from tables.season import identity
-from tables.tournament import setup
-from tables.write import seat_moves
+from tables.write import identity, seat_moves
+from tables.write import tournament_setup as setup
 from tests.tables.helpers import ORIGIN, client_lobby
 
 pytestmark = pytest.mark.django_db

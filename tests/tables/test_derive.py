@@ -19,6 +19,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from tables import cache, claims
 from tables.live import consumer
 from tables.models import Table
+from tables.write import announce as announcing
 from tables.write import lobby, path, play
 from tests.tables.helpers import Frame, Phone, cards_in, hold_only, new_session, pass_and_play
 from tests.tables.test_snapshots import fields
@@ -26,14 +27,14 @@ from tests.tables.test_snapshots import fields
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def written(change: Any, *args: Any) -> list[tuple[int, int, path.Step | None]]:
+def written(change: Any, *args: Any) -> list[tuple[int, int, announcing.Step | None]]:
     """Make a change and return the group messages it would send: (table, version, step)."""
-    notes: list[tuple[int, int, path.Step | None]] = []
-    token = path._deferred.set(notes)
+    notes: list[tuple[int, int, announcing.Step | None]] = []
+    token = announcing._deferred.set(notes)
     try:
         change(*args)
     finally:
-        path._deferred.reset(token)
+        announcing._deferred.reset(token)
     return notes
 
 
@@ -90,7 +91,7 @@ def test_a_change_of_play_from_another_process_is_worked_out_as_a_load_builds_it
             continue
         assert cards_in(json.dumps(step)) == set(), step
         hold_only(before)  # this process as the other one: it holds the version before only
-        told = path.changed_message(version, step)["step"]  # as the message carries it
+        told = announcing.changed_message(version, step)["step"]  # as the message carries it
         made = cache.derive(table.id, table.code, table.created_at, version, told)
         assert made is not None, step
         assert fields(made) == fields(truth)
@@ -102,7 +103,7 @@ def test_a_change_of_play_from_another_process_is_worked_out_as_a_load_builds_it
     assert derived >= 100 and plain >= 20 and len(hands) >= 10, (derived, plain, hands)
 
 
-def at_a_told_change() -> tuple[Table, cache.Snapshot, int, path.Step]:
+def at_a_told_change() -> tuple[Table, cache.Snapshot, int, announcing.Step]:
     """A table whose last change (an action) this process forgot, holding the version before:
     the table, that version, the new version's number and the step told of it."""
     table, hashes = pass_and_play(["Asha", "Bikash", "Chandra"], 3)
@@ -156,7 +157,7 @@ def test_a_step_that_does_not_follow_from_the_version_held_is_not_used(spoil: st
     assert loaded is not None and loaded.version == version
 
 
-async def told_elsewhere() -> tuple[Phone, Table, int, path.Step]:
+async def told_elsewhere() -> tuple[Phone, Table, int, announcing.Step]:
     """A phone at a pass-and-play table, and a change of play made, then forgotten here as if
     written by another process (which holds the version before): the table, the new version
     and the step its group message carries (not sent yet)."""
@@ -187,16 +188,17 @@ async def told_elsewhere() -> tuple[Phone, Table, int, path.Step]:
         if step is not None:
             hold_only(before)  # the change was written by "another process"
             return phone, table, version, step
-        await layer.group_send(path.group_name(table_id), path.changed_message(version))
+        await layer.group_send(announcing.group_name(table_id), announcing.changed_message(version))
         await phone.until_version(version)  # a deal: loaded, as before
     raise AssertionError("no change of play in 30 changes")
 
 
-async def announce(phone: Phone, table: Table, version: int, step: path.Step) -> Frame:
+async def announce(phone: Phone, table: Table, version: int, step: announcing.Step) -> Frame:
     """Send the group message of that change, as its writer would; the phone's frame for it."""
     layer = get_channel_layer()
     assert layer is not None
-    await layer.group_send(path.group_name(table.id), path.changed_message(version, step))
+    message = announcing.changed_message(version, step)
+    await layer.group_send(announcing.group_name(table.id), message)
     return await phone.until_version(version)
 
 
@@ -238,11 +240,11 @@ async def announced(changes: int = 20) -> list[dict[str, Any]]:
     layer = get_channel_layer()
     assert layer is not None
     channel = await layer.new_channel()
-    await layer.group_add(path.group_name(table.id), channel)
+    await layer.group_add(announcing.group_name(table.id), channel)
     rng = random.Random(5)
     messages = []
     for _ in range(changes):
-        await path.write_then_notify(next_change, table, hashes, rng)
+        await announcing.write_then_notify(next_change, table, hashes, rng)
         messages.append(await asyncio.wait_for(layer.receive(channel), 5))
     return messages
 
@@ -253,10 +255,10 @@ async def test_with_one_process_the_message_says_only_the_version(
     """The in-process layer (the embedded default) has no other process to tell, and copies a
     message for each connection: a change of play is announced by its version alone."""
     assert isinstance(get_channel_layer(), InMemoryChannelLayer)
-    steps: list[path.Step | None] = []
+    steps: list[announcing.Step | None] = []
     made = path._step
 
-    def counted(*args: Any) -> path.Step | None:
+    def counted(*args: Any) -> announcing.Step | None:
         steps.append(made(*args))
         return steps[-1]
 

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from engine.export import csv_row, neutral
 from tables.models import Hand, Seat, Table
-from tables.season.models import GroupGame
-from tables.tournament.models import Entrant
+from tables.models.season import GroupGame
+from tables.models.tournament import Entrant
 from tests.engine.test_exports import parse, split_hands
 from tests.tables.helpers import client_lobby, play_out
 from tests.tables.tournament_helpers import computer_tournament

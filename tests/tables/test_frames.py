@@ -16,9 +16,9 @@ from django.utils.safestring import SafeString
 
 from engine.game import Game, GameSettings
 from tables.cache import SeatInfo, Snapshot, fragments
+from tables.draw.hand_names import hand_name
 from tables.live import screens
 from tables.live.frames import FrameOptions, render_frame
-from tables.live.hand_names import hand_name
 from tables.live.perspective import PassState, perspective
 from tests.tables.helpers import Frame, allowed_cards, leaked_cards
 
@@ -285,7 +285,7 @@ def test_the_log_described_as_events_come_is_the_log_described_at_once() -> None
     """Each version describes only the events added since the last (tables.live.frames._log_lines):
     always the lines describing the whole hand would give, names changed mid-hand included."""
     from engine.views import visible_events
-    from tables.live.describe import describe_events
+    from tables.draw.describe import describe_events
     from tables.live.frames import _log_lines
 
     compared = 0

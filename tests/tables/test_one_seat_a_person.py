@@ -10,10 +10,10 @@ from django.test import Client
 
 from tables import claims
 from tables.models import SeatRequest, Table
-from tables.season import identity
-from tables.tournament import history, setup
-from tables.tournament.models import Entrant
-from tables.write import late
+from tables.models.tournament import Entrant
+from tables.read import tournament_history as history
+from tables.write import identity, late
+from tables.write import tournament_setup as setup
 from tables.write.path import Refused
 from tests.tables.helpers import new_session
 

@@ -6,7 +6,7 @@ and the same tap sent again once the database is back counts once. Redis away (a
 of the test's own, stopped): a change that committed still reaches the phone that made it.
 
 Nothing raises because the channel layer is away: a phone joining, a phone leaving, a change
-announced each log one line (``tables.write.tell.guarded``) and go on. The layer away is
+announced each log one line (``tables.write.announce.guarded``) and go on. The layer away is
 channels-redis pointed at a port nothing listens on (its calls raise redis's own
 ConnectionError), or the test's own redis-server stopped; a restart's race (phones leaving
 before the layer's subscriber connection is made again) is run 50 times."""
@@ -26,8 +26,7 @@ from channels.layers import get_channel_layer
 from config.channel_layers import channel_layers
 from tables.models import Table
 from tables.write import lobby as lobby_flows
-from tables.write.path import group_name
-from tables.write.tell import tell
+from tables.write.announce import group_name, tell
 from tests.tables.driver import build
 from tests.tables.helpers import Frame, Phone
 from tests.tables.outage import DatabaseOutage

@@ -14,7 +14,7 @@ from tables.cache import fragments
 from tables.live.frames import FrameOptions, render_frame
 from tables.live.perspective import PassState, perspective
 from tables.models import Table
-from tables.write.path import deadline_for
+from tables.write.deadlines import deadline_for
 from tests.tables.helpers import Frame, leaked_cards
 from tests.tables.test_frames import PERSONS, draw, snapshot_of
 

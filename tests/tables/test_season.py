@@ -22,9 +22,8 @@ from engine.phh import read_phh, replay_phh
 from engine.stats import PublicHand, Tally, summarize
 from tables import claims, clock
 from tables.models import Group, GroupGame, Hand, ModerationAction, Seat, Table
-from tables.season import groups
-from tables.season.tally import results
-from tables.write import play
+from tables.read.statistics import results
+from tables.write import groups, play
 from tests.tables.helpers import client_lobby, game_of, leaked_cards
 
 pytestmark = pytest.mark.django_db

@@ -19,7 +19,7 @@ from django.utils import timezone
 from engine.history import replay
 from tables import claims
 from tables.models import FormerClaim, Seat, SeatMove, Table
-from tables.write import lobby, path, seat_moves
+from tables.write import announce, lobby, seat_moves
 from tests.tables.helpers import Phone, cards_in, game_of, new_session
 from tests.tables.test_consumers import _my_cards
 from tests.tables.test_histories import page_text, started
@@ -234,7 +234,7 @@ async def test_the_old_phone_becomes_a_spectator_at_once_and_the_new_one_gets_th
         fresh.save()
         return str(fresh.session_key)
 
-    new_key = await path.write_then_notify(move)
+    new_key = await announce.write_then_notify(move)
     frame = await old.until_version(table.version + 1)
     assert frame.data["you"] is None and frame.screen == "watch"
     assert 'id="my-cards"' not in frame.text

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from tables.admin.tables import close_table
 from tables.models import Hand, Table
-from tables.tournament.models import Entrant, Tournament
+from tables.models.tournament import Entrant, Tournament
 from tests.tables.tournament_helpers import (
     chips,
     computer_tournament,

@@ -16,9 +16,10 @@ from engine.cards import Card
 from engine.history import replay
 from tables import claims, clock
 from tables.models import FormerClaim, Hand, Seat, Table
-from tables.tournament import history, setup
-from tables.tournament.models import Entrant, Tournament
+from tables.models.tournament import Entrant, Tournament
+from tables.read import tournament_history as history
 from tables.write import lobby
+from tables.write import tournament_setup as setup
 from tests.engine.test_exports import split_hands
 from tests.tables.helpers import cards_in
 from tests.tables.test_histories import page_text, seen_by

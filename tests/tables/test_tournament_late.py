@@ -11,9 +11,9 @@ from django.contrib.sessions.backends.db import SessionStore
 from tables import claims
 from tables.live.late import offer_context
 from tables.models import Seat, SeatRequest, Table
-from tables.tournament import setup
-from tables.tournament.models import Entrant, Tournament
+from tables.models.tournament import Entrant, Tournament
 from tables.write import late
+from tables.write import tournament_setup as setup
 from tables.write.path import Refused
 from tests.tables.helpers import new_session
 from tests.tables.tournament_helpers import chips, fire, game, play_to_the_end, tables_of

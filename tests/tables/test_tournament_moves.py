@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from tables import claims, clock
 from tables.models import Table
-from tables.tournament import setup
-from tables.tournament.models import Entrant, Tournament
+from tables.models.tournament import Entrant, Tournament
+from tables.write import tournament_setup as setup
 from tests.tables.helpers import Phone, new_session
 from tests.tables.tournament_helpers import seats_of, tables_of
 

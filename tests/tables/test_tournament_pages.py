@@ -16,8 +16,9 @@ from django.utils import timezone
 
 from tables import claims, clock
 from tables.models import Hand, Seat, Table
-from tables.tournament import control, setup
-from tables.tournament.models import Entrant, Tournament
+from tables.models.tournament import Entrant, Tournament
+from tables.write import tournament_control as control
+from tables.write import tournament_setup as setup
 from tables.write.path import Refused
 from tests.tables.tournament_helpers import (
     LATER,

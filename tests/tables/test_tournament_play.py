@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from engine.game import BLIND_LEVELS
 from tables.models import Hand, Seat, Table
-from tables.tournament.models import Entrant, Tournament
+from tables.models.tournament import Entrant, Tournament
 from tests.tables.tournament_helpers import (
     computer_tournament,
     game,

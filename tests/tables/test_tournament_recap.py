@@ -16,8 +16,8 @@ from engine.hand import Award
 from engine.history import replay
 from engine.pots import Pot
 from tables.models import Hand
-from tables.tournament import recap
-from tables.tournament.models import Entrant, Tournament
+from tables.models.tournament import Entrant, Tournament
+from tables.read import tournament_recap as recap
 from tests.tables.tournament_helpers import computer_tournament, play_to_the_end
 
 pytestmark = pytest.mark.django_db(transaction=True)

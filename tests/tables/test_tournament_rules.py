@@ -17,9 +17,9 @@ from engine import tournament as rules
 from engine.game import Game
 from tables import claims, clock
 from tables.models import FormerClaim, Hand, Seat, Table
-from tables.tournament import setup
-from tables.tournament.models import Entrant, Tournament
+from tables.models.tournament import Entrant, Tournament
 from tables.write import lobby
+from tables.write import tournament_setup as setup
 from tables.write.path import Refused
 from tests.tables.helpers import Phone, new_session
 from tests.tables.tournament_helpers import (

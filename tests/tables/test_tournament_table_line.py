@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from tables import clock
 from tables.models import Table
-from tables.tournament.models import Entrant, Tournament
+from tables.models.tournament import Entrant, Tournament
 from tests.tables.tournament_helpers import LATER, computer_tournament, tables_of
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -1,6 +1,6 @@
 """Two server processes, one tournament: 20 computer players to the end (issue 30, item 4).
 
-A 20-entrant tournament of computer players (``tables.tournament.setup.create`` and ``start``,
+A 20-entrant tournament of computer players (``tables.write.tournament_setup.create`` and ``start``,
 computers filling up, levels rising every few hands, short pauses) is made in a scratch
 database next to DATABASE_URL's and held (its tables paused) while two daphne processes start
 on loopback ports, sharing that database and Redis (the helpers of ``test_two_processes``).
@@ -149,7 +149,7 @@ CREATE CONSTRAINT TRIGGER tournament_seat_check
 # paused, as a moderator would) until both servers are up.
 CREATE = f"""
 from tables.models import Table
-from tables.tournament import setup
+from tables.write import tournament_setup as setup
 made = setup.create(
     entrants_wanted={ENTRANTS}, computer_fill=True, level_hands={LEVEL_HANDS},
     turn_seconds={TURN_SECONDS}, computer_level="medium",

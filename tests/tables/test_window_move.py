@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from tables import claims
 from tables.models import ModerationAction, Seat, Table
-from tables.write import lobby, moderation, path, play, seat_moves
+from tables.write import announce, lobby, moderation, play, seat_moves
 from tests.tables.helpers import Phone, client_lobby, game_of, new_session
 from tests.tables.windows import assert_window, frame_cards, hole, play_until
 
@@ -177,7 +177,7 @@ async def test_the_moved_from_phone_is_told_and_only_watches() -> None:
         )
         seat_moves.use_link(link.token, new_session(), [])
 
-    await path.write_then_notify(move)
+    await announce.write_then_notify(move)
     told = await old.until_notice("seat_moved")
     assert told.data.get("you") is None
     assert 'id="my-cards"' not in told.text

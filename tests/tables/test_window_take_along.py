@@ -14,8 +14,7 @@ from django.urls import reverse
 
 from tables import claims
 from tables.models import Seat, Table
-from tables.season import identity
-from tables.write import lobby
+from tables.write import identity, lobby
 from tests.tables.helpers import Phone, client_lobby, game_of, new_session, play_out
 from tests.tables.windows import assert_window, frame_cards, phone_of, play_until, until_turn
 

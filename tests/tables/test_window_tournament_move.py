@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from tables import claims, clock
 from tables.models import FormerClaim, Hand, Seat
-from tables.tournament import setup
-from tables.tournament.models import Tournament
+from tables.models.tournament import Tournament
+from tables.write import tournament_setup as setup
 from tests.tables.windows import assert_window
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,8 @@ from django.utils import timezone
 from engine.game import Game
 from tables import clock
 from tables.models import Hand, Table
-from tables.tournament import setup
-from tables.tournament.models import Entrant, Tournament
+from tables.models.tournament import Entrant, Tournament
+from tables.write import tournament_setup as setup
 
 LATER = timedelta(minutes=5)
 

@@ -12,7 +12,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from engine.cards import parse_card
-from tables.live.hand_names import hand_name, key_of
+from tables.draw.hand_names import hand_name, key_of
 
 
 def card_text(code: str) -> str:

@@ -1,13 +1,14 @@
 """A tournament's pages: creating one (``/new/?mode=tournament``), its page by code
 (waiting: the share link, code and QR, who joined, the join form, the host's Start; once
-started: the lobby of every table; once over, the recap: ``tables.tournament.recap``), the fragment
+started: the lobby of every table; once over, the recap: ``tables.read.tournament_recap``), the
+fragment
 the page polls, the host's pause and resume, the results as CSV, and a player's own hands at
-every table they sat at (``tables.tournament.history``; only theirs, as they saw them).
+every table they sat at (``tables.read.tournament_history``; only theirs, as they saw them).
 
 As at a friends table, a phone proves who it is by a seat claim (``tables.claims``): joining
 makes a claim in the session and stores its hash on the entrant, and ``start`` gives each
 person's seat that hash, so the phone owns its seat at its table without doing anything.
-Every change goes through ``tables.tournament.setup`` or ``tables.tournament.control``;
+Every change goes through ``tables.write.tournament_setup`` or ``tables.write.tournament_control``;
 refusals become a message a person can read.
 """
 
@@ -28,31 +29,32 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 
 from engine.export import csv_row
 from tables import claims, codes, lookups
-from tables.live.qr import qr_svg
+from tables.draw import tournament_line as line
+from tables.draw.qr import qr_svg
 from tables.models import Table
-from tables.tournament import control, history, line, recap, setup
-from tables.tournament.forms import CreateTournamentForm, JoinTournamentForm
-from tables.tournament.models import Tournament
-from tables.tournament.summary import RESULT_COLUMNS, my_entrant, result_rows, summary
+from tables.models.tournament import Tournament
+from tables.pages.common import NotFound, message_page
+from tables.pages.tournament_forms import CreateTournamentForm, JoinTournamentForm
+from tables.read import tournament_history as history
+from tables.read import tournament_recap as recap
+from tables.read.tournament_lobby import RESULT_COLUMNS, my_entrant, result_rows, summary
+from tables.write import tournament_control as control
+from tables.write import tournament_setup as setup
 from tables.write.path import Refused
 
 POLL_SECONDS = 3
 
 
-def _message(request: HttpRequest, title: str, text: str, status: int) -> HttpResponse:
-    return render(request, "pages/message.html", {"title": title, "text": text}, status=status)
-
-
-def _find(request: HttpRequest, code: str) -> Tournament | HttpResponse:
-    """The tournament for a code (``tables.lookups``: 429 while the client is limited), or the
-    page saying there is none (the miss counted, as a table's)."""
+def _find(request: HttpRequest, code: str) -> Tournament:
+    """The tournament for a code (``tables.lookups``: 429 while the client is limited); for
+    none, ``NotFound`` with the page saying so (the miss counted, as a table's)."""
     try:
         return lookups.tournament(request, code)
     except lookups.UnknownCode:
-        return _message(
+        raise NotFound(message_page(
             request, _("No tournament with that code"),
             _("Check the code with your friends: it has six letters and digits."), 404,
-        )
+        )) from None
 
 
 def _hashes(request: HttpRequest) -> list[str]:
@@ -125,7 +127,7 @@ def of_table(request: HttpRequest, code: str) -> HttpResponse:
             .values_list("tournament__code", flat=True).first()
         )
     if found is None:
-        return _message(request, _("No tournament with that code"),
+        return message_page(request, _("No tournament with that code"),
                         _("This table is not part of a tournament."), 404)
     return redirect("tournament:page", code=found)
 
@@ -133,7 +135,7 @@ def of_table(request: HttpRequest, code: str) -> HttpResponse:
 @require_safe
 def table_line(request: HttpRequest, code: str) -> HttpResponse:
     """The line at the top of a tournament's table page, asked for again by the line itself
-    (``tables.tournament.line``); nothing (204) for a table that is no tournament's, and for a
+    (``tables.draw.tournament_line``); nothing (204) for a table that is no tournament's, and for a
     code no table has (the miss counted: ``tables.lookups``)."""
     try:
         table = lookups.table(request, code)
@@ -148,8 +150,6 @@ def table_line(request: HttpRequest, code: str) -> HttpResponse:
 @require_safe
 def page(request: HttpRequest, code: str) -> HttpResponse:
     found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     if code != found.code:
         return redirect("tournament:page", code=found.code)
     return render(request, "tournament/page.html", _context(request, found))
@@ -160,8 +160,6 @@ def live(request: HttpRequest, code: str) -> HttpResponse:
     """The part of the page that changes, polled every few seconds. A waiting page that finds
     the tournament started sends its phone to its own table (or shows the lobby)."""
     found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     if request.GET.get("from") == Tournament.Status.WAITING and (
         found.status != Tournament.Status.WAITING
     ):
@@ -176,12 +174,10 @@ def live(request: HttpRequest, code: str) -> HttpResponse:
 def hands(request: HttpRequest, code: str) -> HttpResponse:
     """The hands this phone's player played, at every table they sat at (only theirs: P3)."""
     found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     hashes = _hashes(request)
     mine = history.entrant_of(found, hashes)
     if mine is None:
-        return _message(
+        return message_page(
             request, _("These hands are private"),
             _("Only the players of this tournament can see their hands."), 403,
         )
@@ -194,8 +190,6 @@ def hands(request: HttpRequest, code: str) -> HttpResponse:
 @require_safe
 def results_csv(request: HttpRequest, code: str) -> HttpResponse:
     found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tournament-{found.code}.csv"'
     writer = csv.writer(response)
@@ -234,8 +228,6 @@ def _join_as(request: HttpRequest, tournament: Tournament, name: str) -> None:
 @require_POST
 def join(request: HttpRequest, code: str) -> HttpResponse:
     found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     form = JoinTournamentForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Please type a name of at most 20 characters."))
@@ -247,8 +239,6 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def start(request: HttpRequest, code: str) -> HttpResponse:
     found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     try:
         if not control.is_host(found, _hashes(request)):
             raise Refused("not_host", _("Only the host can do that."))
@@ -264,8 +254,6 @@ def start(request: HttpRequest, code: str) -> HttpResponse:
 
 def _host_post(request: HttpRequest, code: str, action: Any) -> HttpResponse:
     found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
     try:
         action(found.id, _hashes(request))
     except Refused as exc:

@@ -13,8 +13,20 @@ from django.utils import timezone
 from engine.game import BLIND_LEVELS, GameSettings
 from tables.cache import load_snapshot
 from tables.models import Table
-from tables.tournament.control import playing_seconds
-from tables.tournament.models import Entrant, Tournament
+from tables.models.tournament import Entrant, Tournament
+
+
+def playing_seconds(tournament: Tournament, now: datetime, *, paused: bool = False) -> int:
+    """The seconds the tournament has played since its start, its pauses not counted (with
+    ``paused``: the seconds it has been paused, this pause included, instead)."""
+    if tournament.started_at is None:
+        return 0
+    stopped = tournament.paused_seconds
+    if tournament.paused and tournament.paused_at is not None:
+        stopped += int((now - tournament.paused_at).total_seconds())
+    if paused:
+        return stopped
+    return max(0, int((now - tournament.started_at).total_seconds()) - stopped)
 
 
 @dataclass

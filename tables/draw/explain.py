@@ -18,7 +18,7 @@ from engine.advice import Decision, HandHelp, decisions
 from engine.hand import Hand as EngineHand
 from engine.runout import runout_dict
 from engine.views import hand_view
-from tables.live.hand_names import hand_name
+from tables.draw.hand_names import hand_name
 
 PAST_HANDS = 60  # the hard computer player's model reads at most this many earlier hands
 

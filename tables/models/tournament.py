@@ -34,7 +34,7 @@ class Tournament(models.Model):
     computer_level = models.CharField(max_length=6, default="medium")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING)
     paused = models.BooleanField(default=False)
-    # A pause stops the minutes of a level (tables.tournament.control): since when, and the
+    # A pause stops the minutes of a level (tables.write.tournament_control): since when, and the
     # seconds of the pauses before.
     paused_at = models.DateTimeField(null=True, blank=True)
     paused_seconds = models.PositiveIntegerField(default=0)

@@ -2,7 +2,8 @@
 
 A paused tournament deals no new hand: the hands in progress play to their end, then each
 table waits. ``pause`` only marks the Tournament row (locked); each table stops at its next
-deal, where ``tables.tournament.between.between_hands`` sees the mark and calls ``hold``:
+deal, where ``tables.write.tournament_between_hands.between_hands`` sees the mark and calls
+``hold``:
 the table's clock is paused through the write path, as a host's pause of a friends table is
 (``tables.write.host``), so its phones show "Paused by <host>" and the clock fires nothing
 there. ``resume`` clears the mark and lets every held table deal at once. A pause also stops
@@ -15,14 +16,14 @@ tables in id order.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables.models import ModerationAction, Table
-from tables.tournament.models import Tournament
+from tables.models.tournament import Tournament
+from tables.read.tournament_lobby import playing_seconds
 from tables.write.moderation import HOST_RESUME
 from tables.write.path import Change, Refused, apply_change
 
@@ -38,19 +39,6 @@ def _locked_for_host(tournament_id: int, hashes: Iterable[str]) -> Tournament:
     if tournament.status != Tournament.Status.PLAYING:
         raise Refused("not_playing", _("The tournament is not being played right now."))
     return tournament
-
-
-def playing_seconds(tournament: Tournament, now: datetime, *, paused: bool = False) -> int:
-    """The seconds the tournament has played since its start, its pauses not counted (with
-    ``paused``: the seconds it has been paused, this pause included, instead)."""
-    if tournament.started_at is None:
-        return 0
-    stopped = tournament.paused_seconds
-    if tournament.paused and tournament.paused_at is not None:
-        stopped += int((now - tournament.paused_at).total_seconds())
-    if paused:
-        return stopped
-    return max(0, int((now - tournament.started_at).total_seconds()) - stopped)
 
 
 def pause(tournament_id: int, hashes: Iterable[str]) -> None:
@@ -90,8 +78,7 @@ def hold(table_id: int, host_name: str) -> None:
 
     def mutate(change: Change) -> None:
         table = change.table
-        table.paused = True
-        change.mark()
+        change.stop_clock()  # between hands: the next deal waits for the resume
         ModerationAction.objects.create(
             table=table, at=change.now, action=ModerationAction.HOST_PAUSE,
             detail={"remaining": 0.0, "deadline": table.deadline_kind, "host": host_name},
@@ -105,9 +92,7 @@ def _release(host_name: str) -> Callable[[Change], None]:
         table = change.table
         if not table.paused:
             return
-        table.paused = False
-        table.next_deadline = change.now  # the next hand: dealt at the clock's next tick
-        change.mark()
+        change.start_clock(at_once=True)  # the next hand: dealt at the clock's next tick
         ModerationAction.objects.create(
             table=table, at=change.now, action=HOST_RESUME,
             detail={"host": host_name},

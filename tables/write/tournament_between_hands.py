@@ -4,7 +4,7 @@
 deadline at a table of a tournament, ``tables.clock.fire``). In one transaction it locks the
 Tournament row, then every table of the tournament in id order (so two tables finishing a
 hand at once are handled one after the other, never interleaved), and then (unless the host
-paused the tournament: then the table only holds, ``tables.tournament.control``):
+paused the tournament: then the table only holds, ``tables.write.tournament_control``):
 
 1. records the players out (stack 0) at every table between hands, with their places by T5:
    busts whose hands ended at the same moment (``Hand.ended_at``), at one table or several,
@@ -45,12 +45,13 @@ from engine import tournament as rules
 from engine.game import BLIND_LEVELS, Game
 from tables import cache
 from tables.models import Hand, Seat, Table
-from tables.tournament.control import hold, playing_seconds
-from tables.tournament.models import Entrant, Tournament
+from tables.models.tournament import Entrant, Tournament
+from tables.read.tournament_lobby import playing_seconds
+from tables.write.announce import group_name, tell
 from tables.write.late import seat_waiting
 from tables.write.lobby import deal
-from tables.write.path import Busy, Change, apply_change, group_name
-from tables.write.tell import tell
+from tables.write.path import Busy, Change, apply_change
+from tables.write.tournament_control import hold
 
 MOVED = "tournament.moved"
 # A table whose player waits for a seat at a table in mid-hand, by id: the version it waited
@@ -139,59 +140,204 @@ def after_close(tournament_id: int) -> None:
         transaction.on_commit(lambda: _tell(notes))
 
 
+Seated = dict[tuple[int | None, int | None], Entrant]  # (table id, position): its entrant
+
+
+@dataclass
+class _Pass:
+    """One pass over a tournament's locked tables: what each of its steps reads and changes."""
+
+    tournament: Tournament
+    now: datetime
+    games: dict[int, Game]  # each table's game at its version (read only)
+    playing: list[Table]  # the tables still playing
+    closed: list[Table]  # T9: tables staff closed whose players have not all left yet
+    between: set[int]  # the playing tables between two hands
+    after: dict[int, Game]  # the games as this pass leaves them (copies)
+    entrants: list[Entrant]
+    seated: Seated  # the entrants still in, by their seat
+    work: dict[int, _Work]  # what happens at each table
+    notes: list[dict[str, Any]]  # the phones to tell of a move, after the commit
+
+    @classmethod
+    def over(cls, tournament: Tournament, tables: list[Table],
+             notes: list[dict[str, Any]]) -> _Pass:
+        games = {t.id: _game_of(t) for t in tables if t.state is not None}
+        playing = [
+            t for t in tables
+            if t.id in games and not games[t.id].finished and t.status == Table.Status.PLAYING
+        ]
+        entrants = list(tournament.entrants.all())
+        seated = {(e.table_id, e.position): e for e in entrants if e.place is None}
+        closed = [
+            t for t in tables if t.id in games and t.status == Table.Status.CLOSED
+            and any((t.id, p) in seated for p in games[t.id].seats)
+        ]
+        between = {t.id for t in playing if not games[t.id].hand_running}
+        after = {
+            t.id: games[t.id].copy() for t in playing + closed if t.id in between or t in closed
+        }
+        return cls(
+            tournament, timezone.now(), games, playing, closed, between, after, entrants,
+            seated, {t.id: _Work() for t in playing + closed}, notes,
+        )
+
+    def record_busts(self) -> rules.Standings:
+        """T5: places for everyone out at a table between hands (a closed table's too), one
+        moment per hand end time."""
+        entrants = self.entrants
+        standings = rules.Standings(
+            len(entrants), {str(e.id): e.place for e in entrants if e.place is not None}
+        )
+        between = self.between | {t.id for t in self.closed}
+        moments: dict[datetime, list[tuple[Entrant, int, Table, int]]] = {}
+        for table in self.playing + self.closed:
+            if table.id not in between:
+                continue
+            out = [(p, s) for p, s in self.games[table.id].seats.items() if s.stack == 0]
+            if not out:
+                continue
+            numbers = {s.out_hand for _p, s in out if s.out_hand is not None}
+            ended = dict(
+                Hand.objects.filter(table=table, number__in=numbers)
+                .values_list("number", "ended_at")
+            )
+            for position, state in out:
+                hand = state.out_hand or 0
+                moment = ended.get(hand) or self.now
+                moments.setdefault(moment, []).append(
+                    (self.seated[(table.id, position)], state.out_stack, table, hand)
+                )
+        for moment in sorted(moments):
+            busts = moments[moment]
+            given = standings.out([rules.Bust(str(e.id), started) for e, started, _t, _h in busts])
+            for entrant, started, table, hand in busts:
+                entrant.place = given[str(entrant.id)]
+                entrant.bust_table = table.tournament_number
+                entrant.bust_hand = hand
+                entrant.started_last_hand_with = started
+                entrant.table, entrant.position = None, None
+                entrant.save(update_fields=[
+                    "place", "bust_table", "bust_hand", "started_last_hand_with", "table",
+                    "position",
+                ])
+        return standings
+
+    def let_the_busted_go(self) -> None:
+        """Everyone left with no chip leaves their table."""
+        for t in self.playing + self.closed:
+            if t.id in self.after:
+                for position, state in list(self.after[t.id].seats.items()):
+                    if state.stack == 0:
+                        self.after[t.id].depart(position)
+                        self.work[t.id].departs.append(position)
+
+    def finish(self, standings: rules.Standings) -> None:
+        """T6: the one player left has every chip: placed first, the tournament over."""
+        survivors: dict[str, int] = {}
+        by_id: dict[str, Entrant] = {}
+        for table in self.playing + self.closed:
+            after = self.after[table.id].seats.items() if table.id in self.after else ()
+            for position, state in after:
+                entrant = self.seated[(table.id, position)]
+                survivors[str(entrant.id)] = state.stack
+                by_id[str(entrant.id)] = entrant
+        for key, place in standings.finish(survivors).items():
+            by_id[key].place = place
+            by_id[key].save(update_fields=["place"])
+        self.tournament.status = Tournament.Status.FINISHED
+        self.tournament.finished_at = self.now
+        for t in self.playing:
+            self.work[t.id].end = True
+
+    def seat_the_closed(self) -> None:
+        """T9: the players of closed tables, most chips first (equal chips: the lower table and
+        seat first), each to the shortest table between hands with a free seat, at its worst
+        seat (T4). Those for whom no such seat is free wait for a later pass (no blinds
+        meanwhile)."""
+        after = self.after
+        waiting = sorted(
+            ((t, p, st) for t in self.closed for p, st in after[t.id].seats.items()
+             if (t.id, p) in self.seated),
+            key=lambda item: (-item[2].stack, item[0].id, item[1]),
+        )
+        for source, position, _state in waiting:
+            free = [
+                t for t in self.playing
+                if t.id in self.between and len(after[t.id].seats) < rules.MAX_SEATS
+            ]
+            if not free:
+                return
+            target = min(free, key=lambda t: (len(after[t.id].seats), t.tournament_number or 0))
+            self.carry_player(source, position, target, after[target.id].worst_seats()[0])
+
+    def move(self) -> set[int]:
+        """T2, T3: the plan's moves whose two tables are between hands; the others wait.
+        Returns the tables with a player waiting to leave."""
+        states = [
+            _state_of(t, self.after.get(t.id) or self.games[t.id], t.id in self.between,
+                      self.seated)
+            for t in self.playing
+        ]
+        by_number = {t.tournament_number: t for t in self.playing}
+        waiting: set[int] = set()
+        for move in rules.plan(states):
+            source, target = by_number[move.from_table], by_number[move.to_table]
+            if source.id not in self.between or target.id not in self.between:
+                waiting.add(source.id)
+                continue
+            self.carry_player(source, move.from_position, target, move.to_position)
+        return waiting
+
+    def carry_player(self, source: Table, position: int, target: Table, to: int) -> None:
+        """The player at ``source``'s ``position`` sits down at ``target``'s ``to`` with their
+        chips (T7); a person's claim goes with their seat, and their phone is told."""
+        entrant = self.seated[(source.id, position)]
+        state = self.after[source.id].seats[position]
+        seat = Seat.objects.get(table=source, position=position)
+        self.after[source.id].depart(position)
+        self.after[target.id].arrive(to, state.stack, state.is_person)
+        self.work[source.id].departs.append(position)
+        self.work[target.id].arrivals.append(_Arrival(to, state.stack, seat, state.is_person))
+        del self.seated[(source.id, position)]
+        self.seated[(target.id, to)] = entrant
+        entrant.table, entrant.position = target, to
+        entrant.save(update_fields=["table", "position"])
+        if seat.claim_hash and seat.is_person:
+            self.notes.append({
+                "table_id": source.id, "claim": seat.claim_hash, "code": target.code,
+                "table": target.tournament_number, "seat": to + 1,
+            })
+
+
 def _pass(
     tournament: Tournament, tables: list[Table], trigger: Table | None,
     notes: list[dict[str, Any]],
 ) -> bool:
     """One pass over the locked tables: busts, places, the closed tables' players (T9),
     moves, the level; the trigger table (if any) deals. False when there was nothing to do."""
-    now = timezone.now()
-    games = {t.id: _game_of(t) for t in tables if t.state is not None}
-    playing = [
-        t for t in tables
-        if t.id in games and not games[t.id].finished and t.status == Table.Status.PLAYING
-    ]
-    entrants = list(tournament.entrants.all())
-    seated = {(e.table_id, e.position): e for e in entrants if e.place is None}
-    # T9: tables staff closed whose players have not all sat down elsewhere yet.
-    closed = [
-        t for t in tables if t.id in games and t.status == Table.Status.CLOSED
-        and any((t.id, p) in seated for p in games[t.id].seats)
-    ]
-    between = {t.id for t in playing if not games[t.id].hand_running}
-    work: dict[int, _Work] = {t.id: _Work() for t in playing + closed}
+    run = _Pass.over(tournament, tables, notes)
+    work = run.work
     if trigger is not None:
         work[trigger.id].deal = True
-    after = {t.id: games[t.id].copy() for t in playing + closed if t.id in between or t in closed}
-
-    standings = _record_busts(
-        tournament, playing + closed, between | {t.id for t in closed}, games, seated,
-        entrants, now,
-    )
-    for t in playing + closed:
-        if t.id in after:
-            for position, state in list(after[t.id].seats.items()):
-                if state.stack == 0:
-                    after[t.id].depart(position)
-                    work[t.id].departs.append(position)
-    level = _level(tournament, games, now)
-    if standings.left == 1 or (not playing and standings.left):
-        _finish(tournament, standings, playing + closed, after, seated, now)
-        for t in playing:
-            work[t.id].end = True
+    standings = run.record_busts()
+    run.let_the_busted_go()
+    level = _level(tournament, run.games, run.now)
+    if standings.left == 1 or (not run.playing and standings.left):
+        run.finish(standings)
     else:
-        _seat_the_closed(closed, playing, between, after, seated, work, notes)
-        waiting = _move(playing, between, after, games, seated, work, notes)
+        run.seat_the_closed()
+        waiting = run.move()
         if trigger is not None and trigger.id in waiting:
             # A player of this table waits for a seat at a table in mid-hand: this table
             # deals no hand meanwhile (the other table's next-hand deadline, or this one's
             # asked again, carries the move out).
             work[trigger.id].deal = False
-        for t in playing:
-            if t.id in after and not after[t.id].seats:
+        for t in run.playing:
+            if t.id in run.after and not run.after[t.id].seats:
                 work[t.id].end = True  # broken: nobody is left at it
-    jobs = [(t, work[t.id]) for t in playing + closed if work[t.id].busy]
-    if trigger is not None and not jobs and level == games[trigger.id].shared_level:
+    jobs = [(t, work[t.id]) for t in run.playing + run.closed if work[t.id].busy]
+    if trigger is not None and not jobs and level == run.games[trigger.id].shared_level:
         return False
     tournament.version += 1
     tournament.save(update_fields=[
@@ -200,33 +346,9 @@ def _pass(
     if trigger is not None and not jobs:
         jobs = [(trigger, work[trigger.id])]
     for t, job in jobs:
-        job.closed = t in closed
+        job.closed = t in run.closed
         apply_change(t.id, _carry_out(job, level))
     return True
-
-
-def _seat_the_closed(
-    closed: list[Table], playing: list[Table], between: set[int], after: dict[int, Game],
-    seated: dict[tuple[int | None, int | None], Entrant], work: dict[int, _Work],
-    notes: list[dict[str, Any]],
-) -> None:
-    """T9: the players of closed tables, most chips first (equal chips: the lower table and
-    seat first), each to the shortest table between hands with a free seat, at its worst seat
-    (T4). Those for whom no such seat is free wait for a later pass (no blinds meanwhile)."""
-    waiting = sorted(
-        ((t, p, st) for t in closed for p, st in after[t.id].seats.items()
-         if (t.id, p) in seated),
-        key=lambda item: (-item[2].stack, item[0].id, item[1]),
-    )
-    for source, position, _state in waiting:
-        free = [
-            t for t in playing if t.id in between and len(after[t.id].seats) < rules.MAX_SEATS
-        ]
-        if not free:
-            return
-        target = min(free, key=lambda t: (len(after[t.id].seats), t.tournament_number or 0))
-        to = after[target.id].worst_seats()[0]
-        _carry_player(source, position, target, to, after, seated, work, notes)
 
 
 def _locked_tournament(tournament_id: int, table_id: int) -> Tournament:
@@ -249,68 +371,6 @@ def _game_of(table: Table) -> Game:
     return Game.from_dict(table.state, base=cache.latest_game(table))
 
 
-def _record_busts(
-    tournament: Tournament, playing: list[Table], between: set[int], games: dict[int, Game],
-    seated: dict[tuple[int | None, int | None], Entrant], entrants: list[Entrant],
-    now: datetime,
-) -> rules.Standings:
-    """T5: places for everyone out at a table between hands, one moment per hand end time."""
-    standings = rules.Standings(
-        len(entrants), {str(e.id): e.place for e in entrants if e.place is not None}
-    )
-    moments: dict[datetime, list[tuple[Entrant, int, Table, int]]] = {}
-    for table in playing:
-        if table.id not in between:
-            continue
-        out = [(p, s) for p, s in games[table.id].seats.items() if s.stack == 0]
-        if not out:
-            continue
-        numbers = {s.out_hand for _p, s in out if s.out_hand is not None}
-        ended = dict(
-            Hand.objects.filter(table=table, number__in=numbers).values_list("number", "ended_at")
-        )
-        for position, state in out:
-            hand = state.out_hand or 0
-            moment = ended.get(hand) or now
-            moments.setdefault(moment, []).append(
-                (seated[(table.id, position)], state.out_stack, table, hand)
-            )
-    for moment in sorted(moments):
-        busts = moments[moment]
-        given = standings.out([rules.Bust(str(e.id), started) for e, started, _t, _h in busts])
-        for entrant, started, table, hand in busts:
-            entrant.place = given[str(entrant.id)]
-            entrant.bust_table = table.tournament_number
-            entrant.bust_hand = hand
-            entrant.started_last_hand_with = started
-            entrant.table, entrant.position = None, None
-            entrant.save(update_fields=[
-                "place", "bust_table", "bust_hand", "started_last_hand_with", "table",
-                "position",
-            ])
-    return standings
-
-
-def _finish(
-    tournament: Tournament, standings: rules.Standings, playing: list[Table],
-    after: dict[int, Game], seated: dict[tuple[int | None, int | None], Entrant],
-    now: datetime,
-) -> None:
-    """T6: the one player left has every chip: placed first, the tournament over."""
-    survivors: dict[str, int] = {}
-    by_id: dict[str, Entrant] = {}
-    for table in playing:
-        for position, state in after[table.id].seats.items() if table.id in after else ():
-            entrant = seated[(table.id, position)]
-            survivors[str(entrant.id)] = state.stack
-            by_id[str(entrant.id)] = entrant
-    for key, place in standings.finish(survivors).items():
-        by_id[key].place = place
-        by_id[key].save(update_fields=["place"])
-    tournament.status = Tournament.Status.FINISHED
-    tournament.finished_at = now
-
-
 def _level(tournament: Tournament, games: dict[int, Game], now: datetime) -> int:
     """T8: the shared level for hands dealt from now on: by the hands dealt at the busiest
     table (``level_hands``), else by the minutes since the start; never lower than before."""
@@ -331,7 +391,7 @@ def _level(tournament: Tournament, games: dict[int, Game], now: datetime) -> int
 
 
 def _state_of(table: Table, game: Game, between: bool,
-              seated: dict[tuple[int | None, int | None], Entrant]) -> rules.TableState:
+              seated: Seated) -> rules.TableState:
     number = table.tournament_number or 0
     seats = {
         p: rules.Player(str(seated[(table.id, p)].id), s.stack) for p, s in game.seats.items()
@@ -344,54 +404,6 @@ def _state_of(table: Table, game: Game, between: bool,
         between_hands=between,
         free_order=tuple(game.worst_seats()) if between else None,
     )
-
-
-def _move(
-    playing: list[Table], between: set[int], after: dict[int, Game], games: dict[int, Game],
-    seated: dict[tuple[int | None, int | None], Entrant], work: dict[int, _Work],
-    notes: list[dict[str, Any]],
-) -> set[int]:
-    """T2, T3: the plan's moves whose two tables are between hands; the others wait. Returns
-    the tables with a player waiting to leave."""
-    states = [
-        _state_of(t, after.get(t.id) or games[t.id], t.id in between, seated) for t in playing
-    ]
-    by_number = {t.tournament_number: t for t in playing}
-    waiting: set[int] = set()
-    for move in rules.plan(states):
-        source, target = by_number[move.from_table], by_number[move.to_table]
-        if source.id not in between or target.id not in between:
-            waiting.add(source.id)
-            continue
-        _carry_player(
-            source, move.from_position, target, move.to_position, after, seated, work, notes
-        )
-    return waiting
-
-
-def _carry_player(
-    source: Table, position: int, target: Table, to: int, after: dict[int, Game],
-    seated: dict[tuple[int | None, int | None], Entrant], work: dict[int, _Work],
-    notes: list[dict[str, Any]],
-) -> None:
-    """The player at ``source``'s ``position`` sits down at ``target``'s ``to`` with their
-    chips (T7); a person's claim goes with their seat, and their phone is told."""
-    entrant = seated[(source.id, position)]
-    state = after[source.id].seats[position]
-    seat = Seat.objects.get(table=source, position=position)
-    after[source.id].depart(position)
-    after[target.id].arrive(to, state.stack, state.is_person)
-    work[source.id].departs.append(position)
-    work[target.id].arrivals.append(_Arrival(to, state.stack, seat, state.is_person))
-    del seated[(source.id, position)]
-    seated[(target.id, to)] = entrant
-    entrant.table, entrant.position = target, to
-    entrant.save(update_fields=["table", "position"])
-    if seat.claim_hash and seat.is_person:
-        notes.append({
-            "table_id": source.id, "claim": seat.claim_hash, "code": target.code,
-            "table": target.tournament_number, "seat": to + 1,
-        })
 
 
 def _carry_out(job: _Work, level: int) -> Callable[[Change], None]:
@@ -439,7 +451,7 @@ def moved_message(note: dict[str, Any]) -> dict[str, Any]:
 
 
 def _tell(notes: list[dict[str, Any]]) -> None:
-    # Redis away: logged and counted (tables.write.tell); the move is saved, and the phone
+    # Redis away: logged and counted (tables.write.announce); the move is saved, and the phone
     # finds its new table on its next load.
     for note in notes:
         tell(group_name(note["table_id"]), moved_message(note))

@@ -1,12 +1,13 @@
 """A player's hands across the tables of a tournament they played.
 
-A person's seat claim follows them from table to table (tables.tournament.between): at each
+A person's seat claim follows them from table to table
+(tables.write.tournament_between_hands): at each
 table they left, a ``FormerClaim`` keeps the seat and the last hand they were dealt there; at
 the table they sit at now, their ``Seat`` holds the claim. A seat of a tournament's table is
 held by several players one after the other (a player out, another moved in), so "the hands of
 that seat" are not all theirs: a hand is theirs when its stored players (``Hand.players``, the
 names dealt in at its start) have their name at that seat. Names are unique in a tournament
-(tables.tournament.setup), so this is exact; it is also what the history's replayer keeps to
+(tables.write.tournament_setup), so this is exact; it is also what the history's replayer keeps to
 at a tournament's table (``own_numbers``, called by tables.pages.history).
 
 Only finished hands that were not called off count, as in the history (P3).
@@ -23,7 +24,7 @@ from django.urls import reverse
 
 from engine.history import replay
 from tables.models import FormerClaim, Hand, Seat, Table
-from tables.tournament.models import Entrant, Tournament
+from tables.models.tournament import Entrant, Tournament
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from datetime import datetime
 from engine.hand import Hand as EngineHand
 from engine.history import replay
 from tables.models import Hand, Table
-from tables.tournament.models import Entrant, Tournament
+from tables.models.tournament import Entrant, Tournament
 
 
 @dataclass

@@ -11,57 +11,31 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh
-from django_htmx.middleware import HtmxDetails
 
-from tables import action_log, claims, lookups
+from tables import action_log, lookups
 from tables.cache import Snapshot, load_snapshot
 from tables.live.frames import FrameOptions, Notice, error_notice, frame_context
-from tables.live.perspective import PassState, hide, perspective, reveal
-from tables.live.protocol import BadMessage
-from tables.live.protocol import _whole as whole_number
+from tables.live.perspective import hide, perspective, reveal
+from tables.live.protocol import BadMessage, whole_number
 from tables.models import Table
+from tables.pages.common import (
+    HtmxHttpRequest,
+    find_table,
+    no_table,
+    pass_state,
+    save_pass_state,
+    session_hashes,
+    this_phone,
+)
 from tables.pages.forms import CreateTableForm, JoinCodeForm, JoinForm
 from tables.write import lobby, path, play
-
-PASS_KEY = "tables_pass"
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
-
-def _hashes(request: HtmxHttpRequest) -> list[str]:
-    return claims.session_hashes(request.session)
-
-
-def _client_keys(request: HttpRequest) -> list[str]:
-    return lookups.request_keys(request)
-
-
-def _pass_state(request: HtmxHttpRequest, table_id: int) -> PassState:
-    return PassState.from_dict(request.session.get(PASS_KEY, {}).get(str(table_id)))
-
-
-def _save_pass_state(request: HtmxHttpRequest, table_id: int, state: PassState) -> None:
-    stored = dict(request.session.get(PASS_KEY, {}))
-    stored[str(table_id)] = state.to_dict()
-    request.session[PASS_KEY] = dict(list(stored.items())[-20:])
-
-
-def _this_phone(
-    request: HtmxHttpRequest, table: Table
-) -> tuple[Snapshot, list[int], PassState]:
-    """The table now, the seats this phone holds at it, and its pass and play state."""
-    snapshot = load_snapshot(table.id)
-    assert snapshot is not None
-    return snapshot, snapshot.positions_of(_hashes(request)), _pass_state(request, table.id)
 
 
 def _join_url(request: HtmxHttpRequest, code: str) -> str:
@@ -69,36 +43,14 @@ def _join_url(request: HtmxHttpRequest, code: str) -> str:
     return settings.PUBLIC_URL + path if settings.PUBLIC_URL else request.build_absolute_uri(path)
 
 
-def _find(request: HtmxHttpRequest, code: str) -> Table | HttpResponse:
-    """The table for a code (``tables.lookups``: 429 while the client is limited), or the page
-    saying there is none (the miss counted against the client)."""
-    try:
-        return lookups.table(request, code)
-    except lookups.UnknownCode:
-        return _no_table(request)
-
-
-def _no_table(request: HtmxHttpRequest) -> HttpResponse:
-    return _message(
-        request, _("No table with that code"),
-        _("Check the code with your friends: it has six letters and digits."), 404,
-    )
-
-
-def _message(request: HtmxHttpRequest, title: str, text: str, status: int = 200) -> HttpResponse:
-    return render(
-        request, "pages/message.html", {"title": title, "text": text}, status=status
-    )
-
-
 def _frame_context(
     request: HtmxHttpRequest, snapshot: Snapshot, notice: Notice | None = None
 ) -> dict[str, Any]:
-    mine = snapshot.positions_of(_hashes(request))
-    state = _pass_state(request, snapshot.id)
+    mine = snapshot.positions_of(session_hashes(request))
+    state = pass_state(request, snapshot.id)
     persp = perspective(snapshot, mine, state)
     if len(mine) > 1:
-        _save_pass_state(request, snapshot.id, state)
+        save_pass_state(request, snapshot.id, state)
     return frame_context(
         snapshot, persp, FrameOptions(join_url=_join_url(request, snapshot.code), notice=notice)
     )
@@ -124,7 +76,7 @@ def _after(
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
     template = select_template(["pages/home.html"])
-    hashes = set(_hashes(request))
+    hashes = set(session_hashes(request))
     mine = Table.objects.open().filter(seats__claim_hash__in=hashes).distinct() if hashes else []
     context = {
         "join_form": JoinCodeForm(),
@@ -138,7 +90,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 def create(request: HtmxHttpRequest) -> HttpResponse:
     mode = request.POST.get("mode") or request.GET.get("mode") or Table.Mode.FRIENDS
     if mode == "tournament":  # a tournament of several tables
-        from tables.tournament import views as tournament_views
+        from tables.pages import tournament as tournament_views
 
         return tournament_views.create(request)
     if mode not in Table.Mode.values:
@@ -164,12 +116,12 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
 def join_by_code(request: HtmxHttpRequest) -> HttpResponse:
     form = JoinCodeForm(request.POST or request.GET or None)
     if form.is_bound and form.is_valid():
-        from tables.tournament import views as tournament_views
+        from tables.pages import tournament as tournament_views
 
         try:
             found = lookups.table_or_tournament(request, form.cleaned_data["code"])
         except lookups.UnknownCode:
-            return _no_table(request)
+            return no_table(request)
         if not isinstance(found, Table):
             return tournament_views.by_code(request, found, form.cleaned_data)
         name = form.cleaned_data.get("name")
@@ -184,9 +136,7 @@ def join_by_code(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_safe
 def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
+    found = find_table(request, code)
     if code != found.code:
         return redirect("tables:table", code=found.code)
     snapshot = load_snapshot(found.id)
@@ -201,9 +151,7 @@ def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_safe
 def frame(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The table's fragment alone (for a refresh without the websocket)."""
-    found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
+    found = find_table(request, code)
     snapshot = load_snapshot(found.id)
     assert snapshot is not None
     return render(request, "table/_frame.html", _frame_context(request, snapshot))
@@ -212,9 +160,7 @@ def frame(request: HtmxHttpRequest, code: str) -> HttpResponse:
 # ---------------------------------------------------------------------------------- lobby
 @require_POST
 def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
+    found = find_table(request, code)
     form = JoinForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Please type a name of at most 20 characters."))
@@ -232,9 +178,7 @@ def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 def _host_post(request: HtmxHttpRequest, code: str, action: Any) -> HttpResponse:
-    found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
+    found = find_table(request, code)
     try:
         action(found)
     except path.Refused as exc:
@@ -244,36 +188,34 @@ def _host_post(request: HtmxHttpRequest, code: str, action: Any) -> HttpResponse
 
 @require_POST
 def start(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    return _host_post(request, code, lambda t: lobby.start_game(t.id, _hashes(request)))
+    return _host_post(request, code, lambda t: lobby.start_game(t.id, session_hashes(request)))
 
 
 @require_POST
 def add_computer(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _host_post(
-        request, code, lambda t: lobby.change_seat_count(t.id, _hashes(request), 1)
+        request, code, lambda t: lobby.change_seat_count(t.id, session_hashes(request), 1)
     )
 
 
 @require_POST
 def remove_computer(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _host_post(
-        request, code, lambda t: lobby.change_seat_count(t.id, _hashes(request), -1)
+        request, code, lambda t: lobby.change_seat_count(t.id, session_hashes(request), -1)
     )
 
 
 @require_POST
 def remove_seat(request: HtmxHttpRequest, code: str, position: int) -> HttpResponse:
     return _host_post(
-        request, code, lambda t: lobby.remove_person(t.id, _hashes(request), position)
+        request, code, lambda t: lobby.remove_person(t.id, session_hashes(request), position)
     )
 
 
 @require_POST
 def leave(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
-    lobby.leave_table(found.id, _hashes(request))
+    found = find_table(request, code)
+    lobby.leave_table(found.id, session_hashes(request))
     if request.htmx:
         response = HttpResponse(status=204)
         response["HX-Redirect"] = reverse("home")
@@ -283,16 +225,14 @@ def leave(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def again(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
+    found = find_table(request, code)
     try:
-        new = lobby.play_again(found.id, _hashes(request))
+        new = lobby.play_again(found.id, session_hashes(request))
     except path.Refused as exc:
         return _after(request, found, exc)
-    from tables.season import groups  # the two games are a group's
+    from tables.write import groups  # the two games are a group's
 
-    groups.continue_group(found, new, _hashes(request), request.POST.get("points"))
+    groups.continue_group(found, new, session_hashes(request), request.POST.get("points"))
     url = reverse("tables:table", args=[new.code])
     if request.htmx:
         response = HttpResponse(status=204)
@@ -305,9 +245,7 @@ def again(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_POST
 def act(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """An action from a plain form (the websocket carries the same fields)."""
-    found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
+    found = find_table(request, code)
     post = request.POST
     try:
         amount = whole_number(
@@ -321,10 +259,10 @@ def act(request: HtmxHttpRequest, code: str) -> HttpResponse:
         action_log.refused(found.code, None, exc.code)
         return _after(request, found, path.Refused(exc.code, exc.message))
     action_id = post.get("action_id") or play.random_action_id()
-    state = _pass_state(request, found.id)
+    state = pass_state(request, found.id)
     try:
         play.act(
-            found.id, _hashes(request), kind=post.get("kind", ""), amount=amount,
+            found.id, session_hashes(request), kind=post.get("kind", ""), amount=amount,
             version=version if version is not None else -1, action_id=action_id[:64],
             seat=seat, revealed=state.revealed,
         )
@@ -340,10 +278,8 @@ def act(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_POST
 def reveal_seat(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Pass and play without JavaScript: the person at ``seat`` confirms they hold the phone."""
-    found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
-    snapshot, mine, state = _this_phone(request, found)
+    found = find_table(request, code)
+    snapshot, mine, state = this_phone(request, found)
     try:
         seat = whole_number(request.POST.get("seat"), "bad_seat", "")
     except BadMessage:
@@ -351,7 +287,7 @@ def reveal_seat(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if not reveal(snapshot, mine, state, seat):
         refusal = path.Refused("not_your_seat", _("That seat is not yours to show."))
         return _after(request, found, refusal)
-    _save_pass_state(request, found.id, state)
+    save_pass_state(request, found.id, state)
     if seat is not None and snapshot.seats[seat].away:
         play.come_back(found.id, [seat])
     return _after(request, found)
@@ -359,21 +295,17 @@ def reveal_seat(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def hide_cards(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
-    state = _pass_state(request, found.id)
+    found = find_table(request, code)
+    state = pass_state(request, found.id)
     hide(state)
-    _save_pass_state(request, found.id, state)
+    save_pass_state(request, found.id, state)
     return _after(request, found)
 
 
 @require_POST
 def back(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    found = _find(request, code)
-    if isinstance(found, HttpResponse):
-        return found
-    _, mine, state = _this_phone(request, found)
+    found = find_table(request, code)
+    _, mine, state = this_phone(request, found)
     seats = mine if len(mine) == 1 else [p for p in [state.revealed] if p is not None]
     play.come_back(found.id, seats)
     return _after(request, found)

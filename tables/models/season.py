@@ -55,7 +55,7 @@ class GroupGame(models.Model):
 
 
 class GameStats(models.Model):
-    """A game's statistics counted from its finished hands (tables.season.tally), up to and
+    """A game's statistics counted from its finished hands (tables.read.statistics), up to and
     including hand ``through``; the next count adds only the hands after it."""
 
     table = models.OneToOneField(

@@ -40,7 +40,7 @@ class CreateTournamentForm(forms.Form):
                               initial=Level.MEDIUM)
 
     def settings(self) -> dict[str, Any]:
-        """The keyword arguments of ``tables.tournament.setup.create``."""
+        """The keyword arguments of ``tables.write.tournament_setup.create``."""
         data = self.cleaned_data
         kind, number = data["level_length"][0], int(data["level_length"][1:])
         return {

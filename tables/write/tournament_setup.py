@@ -6,7 +6,7 @@ while it waits; ``start`` fills up with computer players to ``entrants_wanted`` 
 ``computer_fill``), draws everyone to tables by T1, makes one ``Table`` row per table
 (``tournament``, ``tournament_number``) and starts each table's game at the tournament's
 level through the one write path, dealing its first hand. From then on a table deals only
-through ``tables.tournament.between.between_hands`` (the clock's next-hand deadline).
+through ``tables.write.tournament_between_hands.between_hands`` (the clock's next-hand deadline).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -23,8 +23,8 @@ from engine.game import Game, GameSettings
 from tables.bot_names import computer_name
 from tables.codes import new_code
 from tables.models import Table
-from tables.tournament.models import Entrant, Tournament
-from tables.write.lobby import clean_name, deal
+from tables.models.tournament import Entrant, Tournament
+from tables.write.lobby import clean_name, deal, new_table
 from tables.write.path import Change, Refused, apply_change, seeded
 
 
@@ -115,18 +115,11 @@ def _computer_names(taken: set[str], count: int) -> list[str]:
 
 
 def _new_table(tournament: Tournament, number: int) -> Table:
-    for _attempt in range(20):
-        try:
-            with transaction.atomic():  # a savepoint: a clashing code only retries
-                return Table.objects.create(
-                    code=new_code(), mode=Table.Mode.FRIENDS, seat_count=rules.MAX_SEATS,
-                    computer_level=tournament.computer_level,
-                    turn_seconds=tournament.turn_seconds,
-                    tournament=tournament, tournament_number=number,
-                )
-        except IntegrityError:
-            continue
-    raise RuntimeError("no free join code after 20 tries")
+    return new_table(
+        mode=Table.Mode.FRIENDS, seat_count=rules.MAX_SEATS,
+        computer_level=tournament.computer_level, turn_seconds=tournament.turn_seconds,
+        tournament=tournament, tournament_number=number,
+    )
 
 
 def start(tournament_id: int) -> list[Table]:

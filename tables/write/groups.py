@@ -24,8 +24,8 @@ from django.utils.translation import gettext as _
 
 from engine.stats import Tally
 from tables.models import GameStats, Group, GroupGame, ModerationAction, Seat, Table
-from tables.season.models import GROUP_NAME_MAX, POINTS_CHOICES
-from tables.season.tally import DONE, Result, counted, results, tally_of
+from tables.models.season import GROUP_NAME_MAX, POINTS_CHOICES
+from tables.read.statistics import DONE, Result, counted, results, tally_of
 from tables.write.path import Refused
 
 CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"

@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from engine.game import BLIND_LEVELS
-from tables.tournament.models import Tournament
+from tables.models.tournament import Tournament
 
 LINE_POLL_SECONDS = 15
 

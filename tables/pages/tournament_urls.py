@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tables.tournament import views
+from tables.pages import tournament as views
 
 app_name = "tournament"
 

@@ -34,8 +34,8 @@ from django.utils.translation import gettext as _
 
 from tables import claims, ratelimit
 from tables.models import FormerClaim, Hand, IdentityMove, Seat, Table
-from tables.write.path import Refused, group_name
-from tables.write.tell import tell
+from tables.write.announce import group_name, tell
+from tables.write.path import Refused
 
 VALID_FOR = timedelta(minutes=5)
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")

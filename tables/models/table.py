@@ -313,62 +313,6 @@ class ModerationAction(models.Model):
         return f"{self.action} at {self.at:%Y-%m-%d %H:%M}"
 
 
-# ---------------------------------------------------------------------------------- table talk
-# Chat lives beside the table, never in it: no lock, no version, no redraw (tables.write.talk).
-CHAT_MAX = 200
-
-
-class ChatMessage(models.Model):
-    """A line of table talk or a quick reaction, as the sender typed or picked it."""
-
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
-    position = models.PositiveSmallIntegerField()
-    name = models.CharField(max_length=NAME_MAX)  # the sender's name when they said it
-    text = models.CharField(max_length=CHAT_MAX, blank=True)
-    reaction = models.CharField(max_length=20, blank=True)  # tables.write.talk.REACTIONS
-    # A line of the table's log instead (the host paused, a friend took a seat...): its kind
-    # (tables.write.talk.EVENTS) and the names it mentions, said in each phone's language.
-    event = models.CharField(max_length=20, blank=True)
-    detail = models.JSONField(default=dict, blank=True)
-    at = models.DateTimeField(default=timezone.now)
-    # Deleted by a moderator: kept for the log, never shown to a phone again.
-    deleted = models.BooleanField(default=False)
-
-    class Meta:
-        ordering = ["table", "at", "id"]
-        indexes = [models.Index(fields=["table", "at"], name="chat_by_table_time")]
-
-    def __str__(self) -> str:
-        return f"{self.name}: {self.text or self.reaction}"
-
-
-class TableTalk(models.Model):
-    """Whether table talk is on at a table (the host may turn it off), and who said so."""
-
-    table = models.OneToOneField(
-        Table, on_delete=models.CASCADE, primary_key=True, related_name="talk"
-    )
-    off = models.BooleanField(default=False)
-    by = models.CharField(max_length=NAME_MAX, blank=True)
-    at = models.DateTimeField(default=timezone.now)
-
-    def __str__(self) -> str:
-        return f"talk {'off' if self.off else 'on'} at {self.table_id}"
-
-
-class ChatMute(models.Model):
-    """A person a moderator muted at a table: what they send is refused there."""
-
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_mutes")
-    position = models.PositiveSmallIntegerField()
-    claim_hash = models.CharField(max_length=64, blank=True)
-    name = models.CharField(max_length=NAME_MAX)
-    at = models.DateTimeField(default=timezone.now)
-
-    def __str__(self) -> str:
-        return f"{self.name} muted at {self.table_id}"
-
-
 # ---------------------------------------------------------------------------------- late arrivals
 class SeatRequest(models.Model):
     """A friend who arrived after the start asks for a computer player's seat (write.late)."""
@@ -405,14 +349,3 @@ class LateSeats(models.Model):
 
     def __str__(self) -> str:
         return f"late seats {'open' if self.open else 'by request'} at {self.table_id}"
-
-
-# ---------------------------------------------------------------------------------- your games
-# Your games' and groups' rows live with their code (tables.season); imported so Django finds them.
-from tables.season.models import GameStats as GameStats  # noqa: E402
-from tables.season.models import Group as Group  # noqa: E402
-from tables.season.models import GroupGame as GroupGame  # noqa: E402
-from tables.season.models import IdentityMove as IdentityMove  # noqa: E402
-from tables.season.models import StatsAtTable as StatsAtTable  # noqa: E402
-from tables.tournament.models import Entrant as Entrant  # noqa: E402
-from tables.tournament.models import Tournament as Tournament  # noqa: E402

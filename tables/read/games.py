@@ -4,14 +4,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cache
+from typing import Any
 
 from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from tables.models import FormerClaim, GroupGame, Seat, Table
-from tables.season.tally import Result, results
+from tables.models import FormerClaim, GroupGame, Seat, Table, Tournament
+from tables.read import tournament_history
+from tables.read.statistics import Result, results
 
 PER_PAGE = 20
 
@@ -93,3 +96,35 @@ def _links(code: str, group: str) -> dict[str, str]:
     if group:
         links["group"] = reverse("tables:group", args=[group])
     return links
+
+
+def game_entries(hashes: list[str]) -> list[tuple[str, datetime, int]]:
+    """Every game these claims played, newest first, as (kind, created, pk): a table, or a
+    tournament as one game (its tables are not listed apart)."""
+    tables = tables_of(hashes).filter(tournament__isnull=True)
+    return sorted(
+        [("table", at, pk) for at, pk in tables.values_list("created_at", "pk")]
+        + [("tournament", at, pk) for at, pk in
+           tournament_history.tournaments_of(hashes).values_list("created_at", "pk")],
+        key=lambda entry: (entry[1], entry[2]), reverse=True,
+    )
+
+
+def entry_lines(shown: list[tuple[str, datetime, int]], hashes: list[str]
+                ) -> list[dict[str, Any]]:
+    """The lines of these entries: {"kind", "line"} (a GameLine or a TournamentLine)."""
+    tables = [pk for kind, _at, pk in shown if kind == "table"]
+    tournaments = [pk for kind, _at, pk in shown if kind == "tournament"]
+    by_table = {
+        line.table.pk: line
+        for line in lines(list(Table.objects.filter(pk__in=tables)), hashes)
+    } if tables else {}
+    by_tournament = {
+        line.tournament.pk: line for line in tournament_history.lines(
+            list(Tournament.objects.filter(pk__in=tournaments)), hashes
+        )
+    } if tournaments else {}
+    return [
+        {"kind": kind, "line": by_table[pk] if kind == "table" else by_tournament[pk]}
+        for kind, _at, pk in shown
+    ]
