@@ -15,9 +15,9 @@ from django.utils import timezone
 
 from tables import claims
 from tables.models import ModerationAction, Seat, Table
-from tables.write import announce, lobby, moderation, play, seat_moves
+from tables.write import announce, moderation, play, seat_moves
 from tests.tables.helpers import Phone, client_lobby, game_of, new_session
-from tests.tables.windows import assert_window, frame_cards, hole, play_until
+from tests.tables.windows import asha_on_her_phone, assert_window, frame_cards, hole, play_until
 
 
 def started(*names: str) -> tuple[Table, list[Client]]:
@@ -151,16 +151,7 @@ def test_the_seats_own_move_keeps_the_running_hand_and_nothing_before() -> None:
 
 @pytest.mark.django_db(transaction=True)
 async def test_the_moved_from_phone_is_told_and_only_watches() -> None:
-    def setup() -> tuple[Table, str, int]:
-        session = new_session()
-        table = lobby.create_table(session, ["Asha"], lobby.TableSettings(seat_count=3))
-        session.save()
-        lobby.join_table(table.id, "Bikash", new_session())
-        lobby.start_game(table.id, claims.session_hashes(session))
-        table.refresh_from_db()
-        return table, str(session.session_key), Seat.objects.get(table=table, name="Asha").position
-
-    table, key, position = await database_sync_to_async(setup)()
+    table, key, position = await database_sync_to_async(asha_on_her_phone)()
     old = Phone(table.code, key)
     await old.connect()
     counted = await database_sync_to_async(

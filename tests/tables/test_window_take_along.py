@@ -12,11 +12,17 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
 from django.urls import reverse
 
-from tables import claims
 from tables.models import Seat, Table
-from tables.write import identity, lobby
-from tests.tables.helpers import Phone, client_lobby, game_of, new_session, play_out
-from tests.tables.windows import assert_window, frame_cards, phone_of, play_until, until_turn
+from tables.write import identity
+from tests.tables.helpers import Phone, client_lobby, game_of, play_out
+from tests.tables.windows import (
+    asha_on_her_phone,
+    assert_window,
+    frame_cards,
+    phone_of,
+    play_until,
+    until_turn,
+)
 
 
 def take_along(first: Client, *, with_seats: bool) -> Client:
@@ -106,16 +112,7 @@ def test_forgetting_ends_the_review_of_every_game() -> None:
 
 @pytest.mark.django_db(transaction=True)
 async def test_forgetting_drops_the_seats_of_the_phone_s_open_pages() -> None:
-    def setup() -> tuple[Table, str, int]:
-        session = new_session()
-        table = lobby.create_table(session, ["Asha"], lobby.TableSettings(seat_count=3))
-        session.save()
-        lobby.join_table(table.id, "Bikash", new_session())
-        lobby.start_game(table.id, claims.session_hashes(session))
-        table.refresh_from_db()
-        return table, str(session.session_key), Seat.objects.get(table=table, name="Asha").position
-
-    table, key, position = await database_sync_to_async(setup)()
+    table, key, position = await database_sync_to_async(asha_on_her_phone)()
     phone = Phone(table.code, key)
     frame = await phone.connect()
     assert frame.data["you"] == position

@@ -139,3 +139,20 @@ def until_turn(table: Table, position: int) -> Table:
             return table
         assert clock.tick(timezone.now() + timedelta(minutes=5)) == 1
     raise AssertionError("the turn never came")
+
+
+def asha_on_her_phone() -> tuple[Table, str, int]:
+    """A started table of three: Asha's phone (its session key, her seat), Bikash on another,
+    a computer in the third seat."""
+    from tables import claims
+    from tables.models import Seat
+    from tables.write import lobby
+    from tests.tables.helpers import new_session
+
+    session = new_session()
+    table = lobby.create_table(session, ["Asha"], lobby.TableSettings(seat_count=3))
+    session.save()
+    lobby.join_table(table.id, "Bikash", new_session())
+    lobby.start_game(table.id, claims.session_hashes(session))
+    table.refresh_from_db()
+    return table, str(session.session_key), Seat.objects.get(table=table, name="Asha").position
