@@ -14,10 +14,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
 
+from engine.actions import Action
 from tables import cache, computer, metrics
 from tables.models import Table
 from tables.write import reasons, timeouts
@@ -64,19 +66,9 @@ def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
         if done:
             metrics.deadline_fired(table.deadline_kind)
         return done
-    bot_action = None
-    bot_reason = None
-    if table.deadline_kind == Table.Deadline.BOT:
-        # Decided outside the lock (a hard computer player may think a little). A computer
-        # player that fails checks or folds like a person out of time: the table never stalls.
-        try:
-            # At a learning table, with the public part of its reason
-            bot_action, bot_reason = computer.explained_for(
-                table, explain=reasons.learning_on(table)
-            )
-        except Exception:
-            log.exception("the computer player at table %s could not decide", table_id)
-
+    bot_action, bot_reason = _computer_decides(table) if (
+        table.deadline_kind == Table.Deadline.BOT
+    ) else (None, None)
     # Dealing writes the new hand's row, which is done under the lock: no use trying it on the
     # version held here first.
     held = table.deadline_kind != Table.Deadline.NEXT_HAND
@@ -84,6 +76,17 @@ def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
     if done:
         metrics.deadline_fired(table.deadline_kind)
     return done
+
+
+def _computer_decides(table: Table) -> tuple[Action | None, dict[str, Any] | None]:
+    """A computer player's action (and, at a learning table, the public part of its reason),
+    decided outside the lock: a hard computer player may think a little. One that fails checks
+    or folds like a person out of time (``(None, None)``): the table never stalls."""
+    try:
+        return computer.explained_for(table, explain=reasons.learning_on(table))
+    except Exception:
+        log.exception("the computer player at table %s could not decide", table.id)
+        return None, None
 
 
 async def run_forever(interval: float | None = None) -> None:
