@@ -28,9 +28,12 @@ if (!banner || document.querySelectorAll('#seats .card[data-card]').length < 2) 
 var e = document.querySelector('[data-hand]');
 return e ? Number(e.dataset.hand) || 0 : 0;
 """
+# A page's scripts ran: every page's core (app.js), and on the table page (argument true) its
+# own scripts too (each page links only the scripts it uses).
 SCRIPTS_RAN = """
 var H = window.Holdem;
-return !!(H && H.betSheet && H.preActions && (!arguments[0] || H.live));
+if (!arguments[0]) return !!(H && H.onLoad && H.storage) && document.readyState === "complete";
+return !!(H && H.betSheet && H.preActions && H.live);
 """
 
 
