@@ -13,6 +13,9 @@ limiter's gate, and it writes (the misses).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.deprecation import MiddlewareMixin
@@ -20,6 +23,8 @@ from django.utils.translation import gettext as _
 
 from tables import codes, ratelimit
 from tables.models import Group, Table, Tournament
+
+T = TypeVar("T")
 
 Who = HttpRequest | list[str]  # a request, or a websocket's client keys
 
@@ -60,30 +65,27 @@ def _tournament(normal: str | None) -> Tournament | None:
     return Tournament.objects.filter(code=normal).order_by("-created_at").first()
 
 
-def table(who: Who, code: str) -> Table:
-    """The open table with this code, else the most recent one that had it."""
+def _found(who: Who, look: Callable[[], T | None]) -> T:
+    """The gate first (429 while limited), then the lookup; a miss is counted and raised."""
     keys = _gate(who)
-    found = _table(codes.normalize(code))
+    found = look()
     if found is None:
         raise _miss(keys)
     return found
+
+
+def table(who: Who, code: str) -> Table:
+    """The open table with this code, else the most recent one that had it."""
+    return _found(who, lambda: _table(codes.normalize(code)))
 
 
 def tournament(who: Who, code: str) -> Tournament:
     """The most recent tournament with this code."""
-    keys = _gate(who)
-    found = _tournament(codes.normalize(code))
-    if found is None:
-        raise _miss(keys)
-    return found
+    return _found(who, lambda: _tournament(codes.normalize(code)))
 
 
 def group(who: Who, code: str) -> Group:
-    keys = _gate(who)
-    found = Group.objects.filter(code=(code or "").lower()).first()
-    if found is None:
-        raise _miss(keys)
-    return found
+    return _found(who, lambda: Group.objects.filter(code=(code or "").lower()).first())
 
 
 def table_or_tournament(who: Who, code: str) -> Table | Tournament:

@@ -71,22 +71,30 @@ def held(session: MutableMapping[str, Any]) -> list[str]:
     return [s for s in session.get(claims.SESSION_KEY, []) if isinstance(s, str)]
 
 
-def _review_only(secret: str, now: datetime) -> str:
-    """The secret to send along for ``secret``: itself, unless it holds a seat in a game still
-    being played; then a new secret that may only review that seat's hands so far."""
-    seat = Seat.objects.filter(
-        claim_hash=claims.claim_hash(secret), table__status__in=Table.OPEN
-    ).first()
-    if seat is None:
-        return secret
-    review = secrets.token_urlsafe(24)
-    last = Hand.objects.filter(table_id=seat.table_id).order_by("-number").first()
-    FormerClaim.objects.create(
-        table_id=seat.table_id, position=seat.position, claim_hash=claims.claim_hash(review),
-        name=seat.name, first_hand=seat.first_hand, last_hand=last.number if last else 0,
-        left_at=now,
-    )
-    return review
+def _review_only(mine: list[str], now: datetime) -> list[str]:
+    """The secrets to send along for ``mine``: each itself, unless it holds a seat in a game
+    still being played; then a new secret that may only review that seat's hands so far. One
+    query for the running seats, whatever the number of games."""
+    running = {
+        seat.claim_hash: seat for seat in Seat.objects.filter(
+            claim_hash__in=[claims.claim_hash(s) for s in mine], table__status__in=Table.OPEN
+        )
+    }
+    along = []
+    for secret in mine:
+        seat = running.get(claims.claim_hash(secret))
+        if seat is None:
+            along.append(secret)
+            continue
+        review = secrets.token_urlsafe(24)
+        last = Hand.objects.filter(table_id=seat.table_id).order_by("-number").first()
+        FormerClaim.objects.create(
+            table_id=seat.table_id, position=seat.position, claim_hash=claims.claim_hash(review),
+            name=seat.name, first_hand=seat.first_hand, last_hand=last.number if last else 0,
+            left_at=now,
+        )
+        along.append(review)
+    return along
 
 
 def make_link(session: MutableMapping[str, Any], *, with_seats: bool = False) -> str:
@@ -99,7 +107,7 @@ def make_link(session: MutableMapping[str, Any], *, with_seats: bool = False) ->
     now = timezone.now()
     with transaction.atomic():
         IdentityMove.objects.filter(expires_at__lt=now).delete()  # expired rows go at once
-        along = mine if with_seats else [_review_only(s, now) for s in mine]
+        along = mine if with_seats else _review_only(mine, now)
         IdentityMove.objects.create(
             token_hash=token_hash(token), sealed=_seal(token, along), created_at=now,
             expires_at=now + VALID_FOR,
