@@ -14,6 +14,8 @@
   ``stats``: the statistics players know (VPIP, PFR...), from the public record;
 - ``phh``: hands in PHH; ``foreign``: a PHH hand from elsewhere, replayed with these rules;
   ``export/``: hand histories and results to take away (PokerStars text, PHH, CSV);
+- ``timebank``: the time bank's arithmetic (P4); ``rest_of_board``: what would have come after
+  a hand that ended before the river (P5);
 - ``bots/``: the computer players, deciding from one seat's view;
 - ``demo``: a whole game of computer players, told in the terminal.
 """
