@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine.game import STARTING_STACK, GameSettings
+from engine.timebank import DEFAULT_BANK
 
 NAME_MAX = 20
 MAX_SEATS = 6
@@ -73,6 +74,13 @@ class Table(models.Model):
     blind_every = models.PositiveSmallIntegerField(default=10)
     computer_level = models.CharField(max_length=6, choices=Level.choices, default=Level.MEDIUM)
     turn_seconds = models.PositiveSmallIntegerField(default=30)
+    # P4: each person's time bank at the start of the game, in seconds (0: none).
+    time_bank = models.PositiveSmallIntegerField(default=DEFAULT_BANK)
+    # P5: whoever was dealt into a hand that ended before the river may ask to see what would
+    # have come (the host may turn it off); ``rest_of_board_hand``: the hand whose rest is shown
+    # (only while it is the last hand dealt: the next deal hides it).
+    rest_of_board = models.BooleanField(default=True)
+    rest_of_board_hand = models.PositiveIntegerField(null=True, blank=True)
 
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING)
     host_position = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -190,6 +198,8 @@ class Seat(models.Model):
     # Open table pages of this seat's phones (tables.live.consumer), with ``last_seen``: a
     # seat may be moved by the host only once its own phone is gone (tables.write.seat_moves).
     connections = models.PositiveSmallIntegerField(default=0)
+    # P4: the seconds of the table's time bank this seat has used (net of the top-ups).
+    bank_used = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["position"]
@@ -246,6 +256,9 @@ class Hand(models.Model):
     # The public reasons of the computer players' actions (tables.write.reasons), by action:
     # [] for hands played before reasons were kept or away from a learning table; never replayed.
     reasons = models.JSONField(default=list, blank=True)
+    # P5: what would have come, once someone dealt in asked: {"cards": [...], "by": name}; a
+    # note beside the hand that changes no result ({}: nobody asked).
+    rest_of_board = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["table", "number"]

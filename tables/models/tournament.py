@@ -14,6 +14,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from engine.timebank import DEFAULT_BANK
+
 NAME_MAX = 20
 
 
@@ -31,6 +33,7 @@ class Tournament(models.Model):
     level_minutes = models.PositiveSmallIntegerField(null=True, blank=True, default=10)
     level_hands = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_seconds = models.PositiveSmallIntegerField(default=30)
+    time_bank = models.PositiveSmallIntegerField(default=DEFAULT_BANK)  # P4: every entrant's
     computer_level = models.CharField(max_length=6, default="medium")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING)
     paused = models.BooleanField(default=False)

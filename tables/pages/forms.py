@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from engine.timebank import BANK_CHOICES, DEFAULT_BANK
 from tables.models import NAME_MAX, TURN_SECONDS, Level, Table
 from tables.write.lobby import TableSettings
 
@@ -16,6 +17,17 @@ LENGTHS = [
 BLIND_SPEEDS = [("5", _("Every 5 hands")), ("10", _("Every 10 hands")), ("20", _("Every 20 hands"))]
 SEATS = [(str(n), str(n)) for n in range(2, 7)]
 TURNS = [(str(s), _("%(s)d seconds") % {"s": s}) for s in TURN_SECONDS]
+# P4: the time bank, the same choices at a table and a tournament.
+BANKS = [
+    (str(s), _("%(s)d seconds") % {"s": s} if s else _("No time bank")) for s in BANK_CHOICES
+]
+REST_OF_BOARD = [("on", _("Anyone dealt in may ask")), ("off", _("Off"))]
+
+
+def time_bank_field() -> forms.TypedChoiceField:
+    return forms.TypedChoiceField(
+        label=_("Time bank"), choices=BANKS, coerce=int, initial=str(DEFAULT_BANK),
+    )
 
 
 YOUR_NAME = _("Your name")
@@ -48,6 +60,12 @@ class CreateTableForm(forms.Form):
     turn_seconds = forms.TypedChoiceField(
         label=_("Time to act"), choices=TURNS, coerce=int, initial="30"
     )
+    time_bank = time_bank_field()
+    # P5: on unless the host says no (a form posted without it keeps the default).
+    rest_of_board = forms.TypedChoiceField(
+        label=_("What would have come"), choices=REST_OF_BOARD, coerce=lambda v: v != "off",
+        required=False, empty_value=None, initial="on",
+    )
 
     def names(self) -> list[str]:
         data = self.cleaned_data
@@ -74,6 +92,8 @@ class CreateTableForm(forms.Form):
             blind_every=data["blind_every"],
             computer_level=data["level"],
             turn_seconds=data["turn_seconds"],
+            time_bank=data["time_bank"],
+            rest_of_board=data["rest_of_board"] is not False,
         )
 
 

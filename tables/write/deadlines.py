@@ -12,7 +12,9 @@ from django.conf import settings
 
 from engine.game import Game
 from engine.runout import runout_streets
+from engine.timebank import turn_allowance
 from tables.models import Seat, Table
+from tables.write.time_bank import bank_left
 
 _pauses = random.SystemRandom()  # P2: presentation only, never part of a decision
 
@@ -36,7 +38,11 @@ def deadline_for(table: Table, game: Game | None, seats: dict[int, Seat]) -> tup
             return Table.Deadline.BOT, _pauses.uniform(*settings.TABLES_BOT_PAUSE)
         if seat.away:
             return Table.Deadline.AWAY, settings.TABLES_AWAY_PAUSE
-        return Table.Deadline.TURN, float(table.turn_seconds)
+        # P4: the time limit, then the person's time bank (charged when the turn ends).
+        allowance = turn_allowance(
+            table.turn_seconds, bank_left(table, seat), person=True, away=False
+        )
+        return Table.Deadline.TURN, allowance
     pause = settings.TABLES_NEXT_HAND_PAUSE
     if game.hand is not None and game.hand.finished:
         # Each street of a face-up run-out is shown with its odds first.

@@ -15,9 +15,11 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from engine.game import Game
+from engine.timebank import DEFAULT_BANK
 from tables import bot_names, claims
 from tables.codes import new_code
 from tables.models import NAME_MAX, Seat, Table
+from tables.write import time_bank
 from tables.write.path import Change, Refused, apply_change, seeded
 
 
@@ -57,6 +59,8 @@ class TableSettings:
     blind_every: int = 10
     computer_level: str = "medium"
     turn_seconds: int = 30
+    time_bank: int = DEFAULT_BANK  # P4
+    rest_of_board: bool = True  # P5: "what would have come" allowed
 
 
 def create_table(
@@ -96,6 +100,8 @@ def _new_table(table_settings: TableSettings, mode: str) -> Table:
         blind_every=table_settings.blind_every,
         computer_level=table_settings.computer_level,
         turn_seconds=table_settings.turn_seconds,
+        time_bank=table_settings.time_bank,
+        rest_of_board=table_settings.rest_of_board,
     )
 
 
@@ -254,6 +260,8 @@ def deal(change: Change) -> None:
     game = change.game
     rng = seeded(change.table.id, "deck", game.hand_number + 1)
     game.start_hand(seed=rng.getrandbits(64) if rng else None)
+    for seat in time_bank.topping_up(change.table, change.seats, game):  # P4
+        change.save_seat(seat, "bank_used")
     change.mark()
 
 
@@ -275,7 +283,7 @@ def play_again(table_id: int, hashes: list[str]) -> Table:
         new = _new_table(
             TableSettings(
                 old.seat_count, old.max_hands, old.blind_every, old.computer_level,
-                old.turn_seconds,
+                old.turn_seconds, old.time_bank, old.rest_of_board,
             ),
             old.mode,
         )

@@ -47,7 +47,7 @@ from engine.game import Game, GameError
 from engine.history import hand_record
 from tables import cache, commitments, metrics
 from tables.models import FormerClaim, Hand, Seat, Table
-from tables.write import reasons
+from tables.write import reasons, time_bank
 from tables.write.announce import NotAnnounced as NotAnnounced
 from tables.write.announce import Step, notify
 from tables.write.announce import group_name as group_name
@@ -346,6 +346,7 @@ def _commit(change: Change) -> None:
         if game.finished and table.status == Table.Status.PLAYING:
             table.status = Table.Status.FINISHED
             table.finished_at = change.now
+    _charge_time_bank(change, game)
     schedule(table, change.seats, change.now, change._turn_before, game)
     table.version += 1
     fields = _changed_fields(table, change._fields_before)
@@ -374,6 +375,21 @@ def _commit(change: Change) -> None:
         notify(table.id, table.version, step)
 
     transaction.on_commit(committed)
+
+
+def _charge_time_bank(change: Change, game: Game | None) -> None:
+    """A person's turn ended with this change: their time bank (P4) is charged for the time
+    it ran past the limit (a seat written: under the lock, so only when any was used)."""
+    table, before = change.table, change._turn_before
+    if table.deadline_kind != Table.Deadline.TURN or before is None or len(before) != 5:
+        return
+    if game is not None and game.hand is not None and (
+        before[1] == game.hand_number and before[2] == len(game.hand.actions)
+    ):
+        return  # the same turn goes on
+    seat = change.seats.get(before[3]) if isinstance(before[3], int) else None
+    if seat is not None and time_bank.charge(table, seat, change.now):
+        change.save_seat(seat, "bank_used")
 
 
 def _step(change: Change, game: Game | None, fields: list[str]) -> Step | None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.actions import Action, ActionError
 from tables.models import Table
-from tables.write import late, reasons
+from tables.write import late, reasons, time_bank
 from tables.write.deadlines import is_due
 from tables.write.lobby import deal
 from tables.write.path import Change, apply_change
@@ -64,7 +64,10 @@ def fire(
             note_time_out(current, seat.position, action.kind)
             seat.timeouts_in_row += 1
             seat.away = seat.timeouts_in_row >= AWAY_AFTER
-            change.save_seat(seat, "timeouts_in_row", "away")
+            fields = ["timeouts_in_row", "away"]
+            if time_bank.empty(current, seat):  # P4: the limit and the whole bank are used
+                fields.append("bank_used")
+            change.save_seat(seat, *fields)
         change.mark()
         return True
 

@@ -424,6 +424,7 @@ def _carry_out(job: _Work, level: int) -> Callable[[Change], None]:
                 position=arrival.position, name=seat.name, is_computer=seat.is_computer,
                 level=seat.level, claim_hash=seat.claim_hash, joined_at=seat.joined_at,
                 last_seen=seat.last_seen, away=seat.away, timeouts_in_row=seat.timeouts_in_row,
+                bank_used=seat.bank_used,  # P4: the bank goes with its person
                 first_hand=game.hand_number + 1,  # a new window: never the hands before here
             )
         if job.closed:  # T9: a closed table's players only leave it

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from engine import tournament as rules
 from engine.game import Game, GameSettings
+from engine.timebank import DEFAULT_BANK
 from tables.bot_names import computer_name
 from tables.codes import new_code
 from tables.models import Table
@@ -56,6 +57,7 @@ def create(
     level_hands: int | None = None,
     turn_seconds: int = 30,
     computer_level: str = "medium",
+    time_bank: int = DEFAULT_BANK,
 ) -> Tournament:
     """A waiting tournament; ``people`` are (name, claim hash) pairs, the first the host. Levels
     rise by ``level_hands`` when given, else every ``level_minutes`` (README T8)."""
@@ -73,6 +75,7 @@ def create(
             entrants_wanted=entrants_wanted, computer_fill=computer_fill,
             level_minutes=None if level_hands is not None else level_minutes,
             level_hands=level_hands, turn_seconds=turn_seconds, computer_level=computer_level,
+            time_bank=time_bank,  # P4: every entrant the same bank
         )
         for name, (_given, claim) in zip(names, people, strict=True):
             Entrant.objects.create(tournament=tournament, name=name, claim_hash=claim)
@@ -118,7 +121,7 @@ def _new_table(tournament: Tournament, number: int) -> Table:
     return new_table(
         mode=Table.Mode.FRIENDS, seat_count=rules.MAX_SEATS,
         computer_level=tournament.computer_level, turn_seconds=tournament.turn_seconds,
-        tournament=tournament, tournament_number=number,
+        time_bank=tournament.time_bank, tournament=tournament, tournament_number=number,
     )
 
 
