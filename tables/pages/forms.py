@@ -27,7 +27,14 @@ REST_OF_BOARD = [("on", _("Anyone dealt in may ask")), ("off", _("Off"))]
 def time_bank_field() -> forms.TypedChoiceField:
     return forms.TypedChoiceField(
         label=_("Time bank"), choices=BANKS, coerce=int, initial=str(DEFAULT_BANK),
+        required=False, empty_value=None,  # not posted: the default
     )
+
+
+def time_bank_of(data: dict[str, Any]) -> int:
+    """The time bank chosen in a form's cleaned ``data`` (the default when none was posted)."""
+    chosen = data.get("time_bank")
+    return DEFAULT_BANK if chosen is None else int(chosen)
 
 
 YOUR_NAME = _("Your name")
@@ -92,7 +99,7 @@ class CreateTableForm(forms.Form):
             blind_every=data["blind_every"],
             computer_level=data["level"],
             turn_seconds=data["turn_seconds"],
-            time_bank=data["time_bank"],
+            time_bank=time_bank_of(data),
             rest_of_board=data["rest_of_board"] is not False,
         )
 

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine import tournament as rules
 from tables.models import TURN_SECONDS, Level
-from tables.pages.forms import name_field, time_bank_field
+from tables.pages.forms import name_field, time_bank_field, time_bank_of
 
 # A level's length: by time by default (tables play at different speeds; a level by time
 # rises at the same moment at every table, README T8), or by hands at the busiest table.
@@ -51,7 +51,7 @@ class CreateTournamentForm(forms.Form):
             "level_hands": number if kind == "h" else None,
             "turn_seconds": data["turn_seconds"],
             "computer_level": data["level"],
-            "time_bank": data["time_bank"],
+            "time_bank": time_bank_of(data),
         }
 
 
