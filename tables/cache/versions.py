@@ -39,6 +39,8 @@ class SeatInfo:
     level: str
     away: bool
     claim_hash: str
+    bank_used: int = 0  # P4: the seconds of the table's time bank used
+
 
 
 @dataclass(frozen=True)
@@ -190,7 +192,7 @@ def seat_rows_of(seats: Iterable[Seat]) -> list[tuple[Any, ...]]:
 
 _POSITION_AT = SEAT_FIELDS.index("position")
 _INFO_AT = [SEAT_FIELDS.index(name) for name in (
-    "position", "name", "is_computer", "level", "away", "claim_hash",
+    "position", "name", "is_computer", "level", "away", "claim_hash", "bank_used",
 )]
 
 

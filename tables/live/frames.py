@@ -26,16 +26,22 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, override
 
+from engine.rest_of_board import rest_of_hand
 from engine.runout import runout_dict
 from engine.views import game_view, view_for, visible_events
 from tables import cache, codes, commitments
-from tables.cache import Snapshot
+from tables.cache import ROW_FIELDS, SeatInfo, Snapshot
 from tables.draw.describe import Log
 from tables.draw.qr import qr_svg
 from tables.live import reasons, screens
 from tables.live.langs import speaking
 from tables.live.perspective import Perspective
 from tables.models import Table
+
+# The table row's time bank (P4) and "what would have come" (P5) columns, read from a snapshot.
+_TIME_BANK_AT = ROW_FIELDS.index("time_bank")
+_REST_ALLOWED_AT = ROW_FIELDS.index("rest_of_board")
+_REST_HAND_AT = ROW_FIELDS.index("rest_of_board_hand")
 
 
 @dataclass
@@ -114,6 +120,7 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         # The join link as a QR code for friends sitting nearby (lobby only; one per link).
         "qr": mark_safe(qr_svg(options.join_url)) if mode == "lobby" and options.join_url else "",
         "notice": options.notice,
+        "rest_of_board": _rest_of_board(snapshot, persp),
         "data": _data(snapshot, persp, mode, view, players, legal, remaining),
         "language": language,  # the active one while the frame is drawn
         "now_ms": int(time.time() * 1000),
@@ -359,8 +366,37 @@ def _seats_at_version(snapshot: Snapshot) -> list[dict[str, Any]]:
             "hand_key": won["hand_key"] if won else None,
             "winning_cards": won["cards"] if won else [],
             "why": why.get(position, ""),
+            "bank": _bank_left(snapshot, info),
         })
     return rows
+
+
+def _bank_left(snapshot: Snapshot, info: SeatInfo | None) -> int | None:
+    """The seconds of time bank (P4) a person's seat has left (None: a computer player's seat,
+    or a table without a bank)."""
+    start = snapshot.row[_TIME_BANK_AT] if snapshot.row is not None else 0
+    if info is None or info.is_computer or not start:
+        return None
+    return max(0, start - info.bank_used)
+
+
+def _rest_of_board(snapshot: Snapshot, persp: Perspective) -> dict[str, Any] | None:
+    """What would have come (P5) after the last hand: its cards once someone dealt in asked
+    (shown to everyone until the next deal), else whether this connection may ask; None when
+    there is nothing to show or ask."""
+    game, row = snapshot.game, snapshot.row
+    hand = game.hand if game is not None else None
+    if hand is None or row is None or not row[_REST_ALLOWED_AT]:
+        return None
+    rest = snapshot.memo.get("rest_of_board")
+    if rest is None:
+        rest = snapshot.memo["rest_of_board"] = [str(c) for c in rest_of_hand(hand)]
+    if not rest:
+        return None
+    if row[_REST_HAND_AT] == game.hand_number:  # type: ignore[union-attr]
+        return {"cards": rest, "can_ask": False}
+    dealt = any(p in hand.settings.seats for p in persp.mine)
+    return {"cards": [], "can_ask": dealt} if dealt else None
 
 
 def _view(snapshot: Snapshot, viewer: int | None) -> dict[str, Any] | None:

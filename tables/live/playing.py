@@ -1,7 +1,7 @@
 """Play on the phones: the messages a phone sends while it sits at (or watches) a table:
 ``action`` (a tap of the action bar), ``reveal`` and ``hide`` (pass and play), ``back`` (an
-away player is back), ``sync`` (draw me again, and tell me what became of my last tap) and
-``ping`` (are you there?).
+away player is back), ``sync`` (draw me again, and tell me what became of my last tap),
+``ping`` (are you there?) and ``rest_of_board`` (what would have come, P5).
 
 Each handler takes the phone's connection (``tables.live.consumer.TableConsumer``) and the
 checked message (``tables.live.protocol.Message``); the table of message types is
@@ -25,7 +25,7 @@ from tables.live.frames import error_notice, info_notice
 from tables.live.perspective import hide as hide_cards
 from tables.live.perspective import reveal as reveal_cards
 from tables.live.protocol import Handler, Message
-from tables.write import path, play
+from tables.write import path, play, rest_of_board
 from tables.write.announce import guarded
 
 # A phone's connection (``tables.live.consumer.TableConsumer``, which calls this module: typed
@@ -134,8 +134,16 @@ async def ping(consumer: Connection, message: Message) -> None:
     await consumer.send(text_data="pong")
 
 
+async def rest(consumer: Connection, message: Message) -> None:
+    """``{"type": "rest_of_board"}``: someone dealt into the hand just over asks what would
+    have come (P5); every phone at the table is drawn from the group message."""
+    assert consumer.table_id is not None
+    await path.write_then_notify(rest_of_board.show, consumer.table_id, consumer.hashes)
+
+
 HANDLERS: dict[str, Handler] = {
     "action": act, "reveal": reveal, "hide": hide, "back": back, "sync": sync, "ping": ping,
+    "rest_of_board": rest,
 }
 
 

@@ -13,6 +13,7 @@ values arrive as strings, so whole numbers may be written as digits in a string)
                                       # ... and tell me what became of this action (a phone
                                       # coming back with a tap no frame answered)
     {"type": "ping"}                  # are you there? answered with the text frame "pong"
+    {"type": "rest_of_board"}         # after a hand ended before the river: what would have come
     {"type": "chat", "text": "nice hand"}       # table talk (tables.live.talk): 200 chars
     {"type": "react", "reaction": "nice_hand"}  # a quick reaction (tables.write.talk.REACTIONS)
     {"type": "mute", "seat": 3}       # this phone stops showing what seat 3 says ("unmute")
@@ -41,7 +42,7 @@ from engine.actions import ActionKind
 from engine.hand import MAX_CHIPS
 
 TYPES = ("action", "reveal", "hide", "back", "sync", "ping", "chat", "react", "mute", "unmute",
-         "talk", "chat_history", "host")
+         "talk", "chat_history", "host", "rest_of_board")
 # tables.live.talk
 TALK_TYPES = frozenset(("chat", "react", "mute", "unmute", "talk", "chat_history"))
 HOST_CONTROLS = (  # tables.live.host

@@ -130,7 +130,7 @@ _JSON_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
 _SEAT_KEYS = (
     "seat", "name", "computer", "level", "away", "out", "you", "turn", "total", "paused",
     "in_hand", "cards", "folded", "all_in", "button", "small_blind", "big_blind", "won",
-    "hand_key", "hand_name", "winning_cards", "why",
+    "hand_key", "hand_name", "winning_cards", "why", "bank",
 )
 
 
@@ -275,6 +275,11 @@ def play_screen(context: Any) -> SafeString:
     if context.get("legal"):
         parts.append(_action_bar(context, language))
     else:
+        rest = context.get("rest_of_board")
+        if rest:  # P5: after a hand that ended before the river
+            parts += [render_component(
+                "table/_rest_of_board.html", {"rest": rest}, language=language
+            ), "\n"]
         parts.append(_waiting_bar(context, language))
     parts.append("</div>\n")
     return SafeString("".join(parts))  # every part is escaped by its template or above

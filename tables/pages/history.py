@@ -322,6 +322,8 @@ def hand_page(request: HttpRequest, code: str, number: int) -> HttpResponse:
             "exports": _exports(access, row.number),
             # A friend who took over a computer's seat just before this hand.
             "took_over": late.took_over_before(table, row.number),
+            # P5: what would have come, if someone dealt in asked; a note, never a result.
+            "rest_of_board": row.rest_of_board or None,
             **proof_context(row, table.code, access.query),
         },
     )

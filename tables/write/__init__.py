@@ -23,6 +23,8 @@
 - ``groups``: making, continuing and running a group of games, and its season; ``identity``:
   taking one's games to another phone, and forgetting them on this one (neither touches a
   table, so each runs its own transaction);
+- ``time_bank``: the time bank a seat has left, charged when a person's turn ends (P4);
+  ``rest_of_board``: what would have come after a hand that ended before the river (P5);
 - ``retention``: deleting the games that ended long ago.
 
 Each public function checks, then changes through ``path.apply_change``; a refusal
