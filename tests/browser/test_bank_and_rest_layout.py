@@ -1,0 +1,81 @@
+"""The time bank on the countdown ring (P4) and what would have come (P5) fit the small phones.
+
+A heads-up table against the computer: on a turn, the ring is shown in its bank phase (the frame
+as drawn, its seconds set inside the bank: no waiting for the time to act to run out), and
+after a hand that ended before the river the phone asks what would have come and the cards are
+shown, marked not played. Each state is frozen and measured at every size
+(tests/browser/layout.py); screenshots: screenshots/<size>/time-bank.png and rest-of-board.png.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer
+from tests.browser.layout import check_all_sizes, freeze, thaw
+from tests.browser.test_layout import _computer_table, _phone
+
+pytestmark = BROWSER
+
+BANK_PHASE_JS = """() => {
+  const ring = document.querySelector('#me [data-countdown][data-bank]');
+  if (!ring) return false;
+  ring._start = null;  // read again: 12 s left, all of them bank
+  ring.setAttribute('data-remaining', '12');
+  return true;
+}"""
+
+
+def _fold(page: Any) -> None:
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        page.locator("[data-action-bar] [data-act=fold]").click(timeout=3000)
+        if page.locator("dialog.confirm").count():
+            page.locator("dialog.confirm .btn--danger").click(timeout=3000)
+    except PlaywrightError:
+        pass  # the view changed under the finger
+
+
+def test_p4_p5_the_bank_ring_and_what_would_have_come_fit_every_size(
+    app_server: LiveServer, browser: Any
+) -> None:
+    page = _phone(browser)
+    _computer_table(page, app_server, seats=2)
+    found: dict[str, Any] = {}
+    seen: set[str] = set()
+    deadline = time.monotonic() + 240
+    while seen != {"time-bank", "rest-of-board"} and time.monotonic() < deadline:
+        ask = page.get_by_test_id("ask-rest-of-board")
+        if "rest-of-board" not in seen and ask.count():
+            try:
+                ask.click(timeout=2000)
+                page.get_by_test_id("rest-of-board").wait_for(timeout=2000)
+            except Exception:
+                continue  # the next hand came first: another time
+            freeze(page)
+            assert "not played" in page.get_by_test_id("rest-of-board").inner_text()
+            problems = check_all_sizes(page, "rest-of-board")
+            if problems:
+                found["rest-of-board"] = problems
+            seen.add("rest-of-board")
+            page.set_viewport_size({"width": 390, "height": 844})
+            thaw(page)
+            continue
+        if page.locator("[data-action-bar]").count():
+            if "time-bank" not in seen:
+                freeze(page)
+                if page.evaluate(BANK_PHASE_JS):
+                    page.locator("#me .countdown--bank").wait_for(timeout=3000)
+                    problems = check_all_sizes(page, "time-bank")
+                    if problems:
+                        found["time-bank"] = problems
+                    seen.add("time-bank")
+                    page.set_viewport_size({"width": 390, "height": 844})
+                thaw(page)
+            _fold(page)
+        time.sleep(0.05)
+    assert seen == {"time-bank", "rest-of-board"}, seen
+    assert not found, found
+    assert not JS_ERRORS, JS_ERRORS
