@@ -181,9 +181,11 @@ def seat_waiting(change: Change) -> list[SeatRequest]:
         seat.name = request.name
         seat.away = False
         seat.timeouts_in_row = 0
+        seat.bank_used = 0  # P4: a whole time bank, whoever held the seat before
         # Between hands: the friend's window opens at the next hand, never the computer's.
         change.hand_over(
-            seat, request.claim_hash, "is_computer", "level", "name", "away", "timeouts_in_row"
+            seat, request.claim_hash, "is_computer", "level", "name", "away", "timeouts_in_row",
+            "bank_used",
         )
         change.game.set_person(position, True)
         if table.tournament_id is not None:

@@ -225,3 +225,23 @@ def test_p4_the_host_chooses_the_bank_when_making_the_table() -> None:
     response = host.post(reverse("tables:create"), create_form(name="Chandra"))
     assert Table.objects.latest("id").time_bank == 60  # the default
     assert host.post(reverse("tables:create"), create_form(time_bank="45")).status_code == 200
+
+
+def test_p4_the_ring_counts_the_bank_and_each_persons_seat_shows_what_is_left() -> None:
+    from tables import cache
+    from tables.live.frames import FrameOptions, render_frame
+    from tables.live.perspective import PassState, perspective
+
+    table, _sessions = seat_people_now(
+        [["Asha"], ["Bikash"]], lobby.TableSettings(seat_count=3)
+    )
+    set_bank_used(table, {0: 15})
+    first_person_turn(table.id)
+    snapshot = cache.load_snapshot(table.id)
+    assert snapshot is not None
+    frame = str(render_frame(snapshot, perspective(snapshot, [], PassState()), FrameOptions()))
+    to_act = game_of(Table.objects.get(pk=table.id)).hand.seat_to_act  # type: ignore[union-attr]
+    left = {0: 45, 1: 60}[to_act]  # type: ignore[index]
+    assert f'data-bank="{left}"' in frame  # the ring: the limit, then the bank
+    assert frame.count('class="bank-left"') == 2  # the two persons, not the computer player
+    assert "+45 s" in frame and "+60 s" in frame
