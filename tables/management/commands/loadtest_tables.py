@@ -20,6 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from engine.timebank import BANK_CHOICES
 from tables import claims
 from tables.models import Table
 from tables.write import lobby
@@ -35,6 +36,9 @@ class Command(BaseCommand):
         parser.add_argument("--persons", type=int, default=6, help="person seats per table")
         parser.add_argument("--seats", type=int, default=6, help="seats per table (2-6)")
         parser.add_argument("--turn-seconds", type=int, default=90)
+        # P4: none by default, so that an absent person's turn lasts the time to act alone,
+        # as the load tests and the chaos soak were measured.
+        parser.add_argument("--time-bank", type=int, default=0, choices=BANK_CHOICES)
         parser.add_argument("--level", default="easy", choices=["easy", "medium", "hard"])
         parser.add_argument("--output", default="", help="write the JSON here, not to stdout")
 
@@ -50,6 +54,7 @@ class Command(BaseCommand):
         table_settings = lobby.TableSettings(
             seat_count=seats, max_hands=None, blind_every=10,
             computer_level=options["level"], turn_seconds=options["turn_seconds"],
+            time_bank=options["time_bank"],
         )
         made = []
         for number in range(count):
