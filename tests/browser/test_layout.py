@@ -76,7 +76,8 @@ def _console_error(page: Any, msg: Any) -> None:
 
 
 def _computer_table(
-    page: Any, server: LiveServer, seats: int, level: str = "hard", turn: int = 30
+    page: Any, server: LiveServer, seats: int, level: str = "hard", turn: int = 30,
+    bank: int | None = None,
 ) -> None:
     page.goto(server.url + "/new/?mode=computer")
     page.fill("input[name=name]", LONG_NAME)
@@ -84,6 +85,8 @@ def _computer_table(
     page.check(f"input[name=seats][value='{seats}']")
     page.check(f"input[name=level][value='{level}']")
     page.check(f"input[name=turn_seconds][value='{turn}']")
+    if bank is not None:  # P4: the time bank (default 60 s)
+        page.check(f"input[name=time_bank][value='{bank}']")
     page.get_by_test_id("create-submit").click()
     page.get_by_test_id("table-frame").and_(page.locator("[data-screen=play]")).wait_for()
 
@@ -438,9 +441,9 @@ def test_p1_an_away_player_finds_im_back_below_the_table_at_every_size(
     of the bar below the table, so your place keeps its height (nothing moves) and nothing
     overlaps, at every size."""
     page = _phone(browser)
-    _computer_table(page, app_server, seats=6, level="hard", turn=15)
+    _computer_table(page, app_server, seats=6, level="hard", turn=15, bank=0)
     back = page.locator("#waiting-bar [data-testid=come-back]")
-    back.wait_for(timeout=90_000)  # two turns of 15 s let run out
+    back.wait_for(timeout=90_000)  # two turns of 15 s let run out (no time bank)
     freeze(page)
     assert not page.locator("#me [data-testid=come-back]").count()
     found = check_all_sizes(page, "away")
