@@ -245,3 +245,16 @@ def test_p4_the_ring_counts_the_bank_and_each_persons_seat_shows_what_is_left() 
     assert f'data-bank="{left}"' in frame  # the ring: the limit, then the bank
     assert frame.count('class="bank-left"') == 2  # the two persons, not the computer player
     assert "+45 s" in frame and "+60 s" in frame
+
+
+def test_p4_the_host_of_a_tournament_chooses_every_entrants_bank() -> None:
+    form = {
+        "mode": "tournament", "name": "Asha", "entrants": "7", "fill": "yes",
+        "level_length": "m10", "turn_seconds": "30", "level": "easy", "time_bank": "30",
+    }
+    response = Client().post(reverse("tables:create") + "?mode=tournament", form)
+    assert response.status_code == 302
+    assert Tournament.objects.latest("id").time_bank == 30
+    del form["time_bank"]
+    Client().post(reverse("tables:create") + "?mode=tournament", {**form, "name": "Bikash"})
+    assert Tournament.objects.latest("id").time_bank == 60  # the default
