@@ -13,29 +13,9 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from engine.cards import Card
-from engine.game import Game
 from engine.rest_of_board import rest_of_hand
-from tables.models import Hand, Table
+from tables.models import Hand
 from tables.write.path import Change, Refused, apply_change
-
-
-def shown(table: Table, game: Game | None) -> list[Card]:
-    """The rest of the board the table shows now (none: nobody asked for the last hand)."""
-    if game is None or game.hand is None or table.rest_of_board_hand != game.hand_number:
-        return []
-    return rest_of_hand(game.hand)
-
-
-def can_ask(table: Table, game: Game | None, positions: list[int]) -> bool:
-    """Whether someone at ``positions`` may ask now (for the button: the write re-checks)."""
-    if not table.rest_of_board or game is None or game.hand is None:
-        return False
-    hand = game.hand
-    return (
-        table.rest_of_board_hand != game.hand_number and bool(rest_of_hand(hand))
-        and any(p in hand.settings.seats for p in positions)
-    )
 
 
 def show(table_id: int, hashes: list[str]) -> list[str]:
