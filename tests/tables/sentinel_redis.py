@@ -109,7 +109,7 @@ class SentinelRedis:
 
     def role(self, port: int) -> str:
         try:
-            return str(self.client(port).execute_command("ROLE")[0])
+            return str(_ask(self.client(port), "ROLE")[0])
         except redis.RedisError:
             return "away"
 
@@ -117,9 +117,7 @@ class SentinelRedis:
         """The master's port as the first Sentinel that answers names it."""
         for port in self.sentinel_ports:
             try:
-                found: Any = self.client(port).execute_command(
-                    "SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER_NAME
-                )
+                found = _ask(self.client(port), "SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER_NAME)
             except redis.RedisError:
                 continue
             if found:
@@ -183,8 +181,8 @@ class SentinelRedis:
         for port in self.sentinel_ports:
             try:
                 client = self.client(port)
-                named = client.execute_command("SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER_NAME)
-                replicas = client.execute_command("SENTINEL", "REPLICAS", MASTER_NAME)
+                named = _ask(client, "SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER_NAME)
+                replicas = _ask(client, "SENTINEL", "REPLICAS", MASTER_NAME)
             except redis.RedisError:
                 return False
             if not named or int(named[1]) != master:
@@ -193,6 +191,10 @@ class SentinelRedis:
             if not any(f == "slave" for f in flags):
                 return False
         return True
+
+
+def _ask(client: redis.Redis, *words: str) -> Any:
+    return client.execute_command(*words)  # type: ignore[no-untyped-call]
 
 
 def _fields(reply: Any) -> dict[str, str]:
