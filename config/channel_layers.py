@@ -33,6 +33,9 @@ DEFAULT_MASTER_NAME = "holdem"
 # (redis-py's default is to wait for ever) before trying the next Sentinel or giving up.
 SENTINEL_CONNECT_SECONDS = 0.5
 MASTER_CONNECT_SECONDS = 1.0
+# Seconds: how long a command waits for the master's reply (a publish to a master whose
+# machine vanished would otherwise wait for ever; the subscriber's reads have their own).
+MASTER_REPLY_SECONDS = 2.0
 
 
 def redis_hosts(redis_url: str) -> list[str]:
@@ -86,7 +89,8 @@ def sentinel_hosts(
     for name in names:
         host: dict[str, Any] = {
             "sentinels": addresses, "master_name": name, "db": db,
-            "socket_connect_timeout": MASTER_CONNECT_SECONDS, "sentinel_kwargs": dict(asking),
+            "socket_connect_timeout": MASTER_CONNECT_SECONDS,
+            "socket_timeout": MASTER_REPLY_SECONDS, "sentinel_kwargs": dict(asking),
         }
         if password:
             host["password"] = password

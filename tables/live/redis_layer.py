@@ -26,7 +26,12 @@ Through Redis Sentinel (``config.channel_layers``: a host with ``sentinels`` and
 ``master_name``) the same code serves a failover: when the master dies the subscriber
 connection is lost; every reconnection asks the Sentinels where the master is, and is
 refused until they have promoted the replica; then it subscribes again on the new master and
-the groups are told, as after a restart.
+the groups are told, as after a restart. A master whose machine vanished without a word (no
+connection refused or reset: a frozen process, a cut network) would leave the subscriber
+waiting on a connection that never speaks again: so the receive loop also asks the Sentinels
+every ``WATCH_SECONDS`` where the master is, and when they name another one, drops its
+connection and subscribes on the new master (the groups told). A command's reply that never
+comes is given up by ``config.channel_layers``' socket time-out.
 
 While Redis is away, subscribing and unsubscribing fail with redis's ConnectionError (the
 caller logs it in one line: ``tables.write.announce.guarded``), never with anything else and never
@@ -63,6 +68,7 @@ log = logging.getLogger(__name__)
 RESUMED = {"type": "layer.resumed"}
 COMMAND_SECONDS = 2.0  # the longest a subscribe or an unsubscribe waits (see above)
 RETRY_SECONDS = 0.5  # how often the groups joined while Redis was away are subscribed again
+WATCH_SECONDS = 1.0  # through Sentinel: how often the receive loop asks where the master is
 # What a subscribe or an unsubscribe meets when the subscriber connection is lost, or made
 # again by two readers at once (see the module's docstring).
 _CONNECTION_TROUBLE: tuple[type[BaseException], ...] = (*LAYER_AWAY, RedisError, RuntimeError)
@@ -83,6 +89,8 @@ class _Shard(pubsub.RedisSingleShardConnection):  # type: ignore[misc]  # channe
         self.name = where(host)
         self._unheard: set[str] = set()  # groups joined while Redis was away: not subscribed
         self._next_try = 0.0
+        self._watched = "master_name" in host  # found through Sentinel
+        self._next_watch = 0.0
 
     async def publish(self, channel: str, message: bytes) -> None:
         try:
@@ -167,6 +175,8 @@ class _Shard(pubsub.RedisSingleShardConnection):  # type: ignore[misc]  # channe
             try:
                 if self._unheard and loop.time() >= self._next_try:
                     await self._subscribe_unheard()
+                if self._watched and loop.time() >= self._next_watch:
+                    await self._watch_master()
                 if self._pubsub and self._pubsub.subscribed:
                     message = await self._pubsub.get_message(
                         ignore_subscribe_messages=True, timeout=0.1
@@ -186,6 +196,28 @@ class _Shard(pubsub.RedisSingleShardConnection):  # type: ignore[misc]  # channe
                     log.warning("Redis %s: subscriber connection lost (%r)", self.name, exc)
                 self._lost = True
                 await asyncio.sleep(0.2)
+
+    async def _watch_master(self) -> None:
+        """Through Sentinel: if the Sentinels name another master than the one the subscriber
+        connection is on, that connection is dropped; the loop makes it again on the new
+        master, with its subscriptions, and tells the groups (``_resumed``)."""
+        self._next_watch = asyncio.get_running_loop().time() + WATCH_SECONDS
+        if self._redis is None or self._pubsub is None or not self._pubsub.subscribed:
+            return
+        connection = self._pubsub.connection
+        if connection is None or not connection.is_connected:
+            return  # being made again: it asks the Sentinels itself
+        try:
+            async with asyncio.timeout(COMMAND_SECONDS):
+                address = await self._redis.connection_pool.get_master_address()
+        except _CONNECTION_TROUBLE:
+            return  # no Sentinel answers, or none names a master: nothing to compare with
+        if (connection.host, int(connection.port)) == (address[0], int(address[1])):
+            return
+        log.warning("Redis %s: the Sentinels name %s:%s as the master; subscribing there",
+                    self.name, address[0], address[1])
+        await connection.disconnect(nowait=True)
+        self._lost = True
 
     def _resumed(self) -> None:
         """Every connection in a group this server carries: a ``layer.resumed`` message."""

@@ -1,12 +1,13 @@
-"""Redis that fails over, of a test's own: a master, its replica and three Sentinels watching
-them (``redis-server`` and ``redis-server --sentinel``, nothing saved to disk), on five
-loopback ports from ``SENTINEL_TEST_PORT`` (default 6390). The Sentinels are tuned to notice a
-dead master within a second (``DOWN_AFTER_MS``; deploy/redis/sentinel.conf says why production
-waits longer) so that a test sees a promotion in a few seconds.
+"""Redis that fails over, of a test's own: a master, its replica and three Sentinels watching them
+(``redis-server`` and ``redis-server --sentinel``, nothing saved to disk), on five loopback
+ports from ``SENTINEL_TEST_PORT`` (default 6390). The Sentinels are tuned to notice a dead
+master within a second (``DOWN_AFTER_MS``; deploy/redis/sentinel.conf says why production waits
+longer) so that a test sees a promotion in a few seconds.
 
-``kill_master()`` is SIGKILL of the master (the machine lost, as far as Redis can tell: no
-goodbye to anyone); ``promoted()`` waits for the replica to be the master and for a Sentinel
-to name it (what the app asks); ``restart()`` brings the killed server back, which the
+``kill_master()`` is SIGKILL of the master (its connections refused and reset at once);
+``freeze_master()`` is SIGSTOP (a machine that vanished without a word: its connections stay
+open and never speak again); ``promoted()`` waits for the replica to be the master and for a
+Sentinel to name it (what the app asks); ``restart()`` brings the killed server back, which the
 Sentinels turn into the new master's replica; ``ready()`` waits until it is one again, so that
 the next failover has somewhere to go."""
 
@@ -136,6 +137,13 @@ class SentinelRedis:
         process = self.processes.pop(port)
         process.send_signal(signal.SIGKILL)
         process.wait(10)
+        return port
+
+    def freeze_master(self) -> int:
+        """SIGSTOP of the master (killed for good by ``stop()``); its port."""
+        port = self.master_port()
+        self.processes[port].send_signal(signal.SIGSTOP)
+        self.processes[-port] = self.processes.pop(port)  # the port is free for a restart
         return port
 
     def promoted(self, old: int, timeout: float = 60) -> tuple[float, float, int]:

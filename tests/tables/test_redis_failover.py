@@ -1,9 +1,10 @@
-"""The Redis master killed (SIGKILL) under phones at a table, the channel layer finding its
-master through three Sentinels (``REDIS_SENTINELS``; tests/tables/sentinel_redis.py): the
-Sentinels promote the replica, the layer reconnects to it by itself, and every phone is drawn
-the change it missed meanwhile without asking; later changes reach them as before. How soon
-after the promotion (goal: 3 s) is measured by ``benchmarks/redis_failover.py``; here the
-states are waited for, and the time is printed."""
+"""The Redis master killed (SIGKILL) or frozen (SIGSTOP: a machine gone without a word) under
+phones at a table, the channel layer finding its master through three Sentinels
+(``REDIS_SENTINELS``; tests/tables/sentinel_redis.py): the Sentinels promote the replica, the
+layer reconnects to it by itself, and every phone is drawn the change it missed meanwhile
+without asking; later changes reach them as before. How soon after the promotion (goal: 3 s) is
+measured by ``benchmarks/redis_failover.py``; here the states are waited for, and the time is
+printed."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.test import Client
 from django.utils import timezone
 
 from config.channel_layers import channel_layers, sentinel_hosts
@@ -78,13 +80,16 @@ async def _tick(table_id: int) -> int:
     )())
 
 
-async def test_the_master_killed_the_replica_promoted_every_phone_is_drawn_what_it_missed(
-    failing_over: SentinelRedis, tracebacks: list[str],
+@pytest.mark.parametrize("death", ["killed", "frozen"])
+async def test_the_master_dead_the_replica_promoted_every_phone_is_drawn_what_it_missed(
+    failing_over: SentinelRedis, tracebacks: list[str], death: str,
 ) -> None:
     driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3),
                          watchers=1)
     phones = driver.phones
-    old = await asyncio.to_thread(failing_over.kill_master)
+    assert (await database_sync_to_async(Client().get)("/healthz")).status_code == 200
+    kill = failing_over.kill_master if death == "killed" else failing_over.freeze_master
+    old = await asyncio.to_thread(kill)
     missed = await _tick(driver.table.id)  # committed, its announcement skipped
     promoted, _named, new = await asyncio.to_thread(failing_over.promoted, old)
     assert new != old
@@ -99,6 +104,8 @@ async def test_the_master_killed_the_replica_promoted_every_phone_is_drawn_what_
     assert (await newcomer.connect()).version == later
     latest = await _tick(driver.table.id)
     assert (await newcomer.until_version(latest, timeout=30)).version == latest
+    # /healthz asks the new master through the Sentinels.
+    assert (await database_sync_to_async(Client().get)("/healthz")).status_code == 200
     assert tracebacks == []
     for phone in [*phones, newcomer]:
         await phone.close()
