@@ -2,17 +2,19 @@
 replica (issue 40: goal 3 s from the promotion).
 
     .venv/bin/python benchmarks/redis_failover.py [--runs 10] [--tables 5] [--port 6390]
+        [--death killed|frozen]
 
-A master, its replica and three Sentinels of the benchmark's own (tests/tables/sentinel_redis.py:
-ports --port to --port+4, a dead master noticed after 1 s), the app's channel layer finding
-the master through the Sentinels, a scratch SQLite file, and ``--tables`` tables of three
-seats, each with its two players' phones and a spectator's (in this process, as in the tests).
-Each run: SIGKILL of the master; every table changes meanwhile (the table clock fires: each
-change committed, its announcement lost); the Sentinels promote the replica. Measured from the
-promotion (the moment the replica says it is the master) to the moment the last phone has
-drawn its table's current version, unasked; also from the moment a Sentinel first names the
-new master (what the app asks) to that. Then the killed server comes back and becomes the
-replica, and the next run kills the other one.
+A master, its replica and three Sentinels of the benchmark's own
+(tests/tables/sentinel_redis.py: ports --port to --port+4, a dead master noticed after 1 s), the
+app's channel layer finding the master through the Sentinels, a scratch SQLite file, and
+``--tables`` tables of three seats, each with its two players' phones and a spectator's (in this
+process, as in the tests). Each run: SIGKILL of the master (``--death frozen``: SIGSTOP, a
+machine gone without a word); every table changes meanwhile (the table clock fires: each change
+committed, its announcement lost); the Sentinels promote the replica. Measured from the
+promotion (the moment the replica says it is the master) to the moment the last phone has drawn
+its table's current version, unasked; also from the moment a Sentinel first names the new master
+(what the app asks) to that. Then the killed server comes back and becomes the replica, and the
+next run kills the other one.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ 
 parser.add_argument("--runs", type=int, default=10)
 parser.add_argument("--tables", type=int, default=5)
 parser.add_argument("--port", type=int, default=6390)
+parser.add_argument("--death", choices=["killed", "frozen"], default="killed")
 ARGS = parser.parse_args()
 
 FOLDER = Path(tempfile.mkdtemp())
@@ -96,7 +99,8 @@ async def main() -> None:
         for _table_id, phone in phones:
             await phone.connect()
         for run in range(ARGS.runs):
-            old = await asyncio.to_thread(redis.kill_master)
+            kill = redis.kill_master if ARGS.death == "killed" else redis.freeze_master
+            old = await asyncio.to_thread(kill)
             fired = await database_sync_to_async(tick)()
             assert fired == len(made), fired
             now = await database_sync_to_async(versions)()
@@ -117,7 +121,8 @@ async def main() -> None:
     after_promotion = sorted(r[0] for r in results)
     after_named = sorted(r[1] for r in results)
     median = statistics.median(after_promotion)
-    print(f"\n{len(results)} failovers, {ARGS.tables} tables, {len(phones)} phones: "
+    print(f"\n{len(results)} failovers (master {ARGS.death}), {ARGS.tables} tables, "
+          f"{len(phones)} phones: "
           f"every phone current after the promotion: median {median:.2f} s, "
           f"worst {after_promotion[-1]:.2f} s (goal 3 s: "
           f"{'met' if after_promotion[-1] <= 3 else 'MISSED'}); after a Sentinel named the new "

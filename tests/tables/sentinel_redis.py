@@ -163,7 +163,11 @@ class SentinelRedis:
 
     def restart(self, port: int) -> None:
         """The killed server back, as it would come back after a reboot: the Sentinels make it
-        the new master's replica."""
+        the new master's replica. (A frozen one is killed first: it still holds the port.)"""
+        frozen = self.processes.pop(-port, None)
+        if frozen is not None:
+            frozen.kill()
+            frozen.wait(10)
         self._start_data(port, None)
 
     def ready(self, timeout: float = 60) -> None:
