@@ -216,7 +216,8 @@ class _Shard(pubsub.RedisSingleShardConnection):  # type: ignore[misc]  # channe
             return
         log.warning("Redis %s: the Sentinels name %s:%s as the master; subscribing there",
                     self.name, address[0], address[1])
-        await connection.disconnect(nowait=True)
+        async with self._lock:  # not under a subscribe or an unsubscribe of a connection's
+            await connection.disconnect(nowait=True)
         self._lost = True
 
     def _resumed(self) -> None:
