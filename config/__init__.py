@@ -2,8 +2,9 @@
 
 - ``settings``: the settings, from environment variables; ``urls``: the site's URL patterns;
   ``asgi``: the entry point (HTTP, websockets, the table clock);
-- ``channel_layers``: the channel layer for a ``REDIS_URL``; ``compression``: compressed
-  websocket frames; ``unindent``: pages sent without their templates' indentation;
+- ``channel_layers``: the channel layer for a ``REDIS_URL`` or Redis Sentinels;
+  ``compression``: compressed websocket frames; ``unindent``: pages sent without their
+  templates' indentation;
 - ``static``: static files with hashed names, gzip and Brotli, served as immutable;
 - ``security``: the CSP and Permissions-Policy headers, and ``Cache-Control: private,
   no-store`` on private pages; ``errors``: the 503 page while the database is away, and the

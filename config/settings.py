@@ -13,7 +13,7 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from config.channel_layers import channel_layers, redis_hosts
+from config.channel_layers import from_environment as channel_layers_from_environment
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -239,16 +239,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = None
 
 # One Redis server, or several separated by commas (config/channel_layers.py: the tables are
-# spread over them by a hash of their group's name).
+# spread over them by a hash of their group's name); or masters found through Redis Sentinel
+# (REDIS_SENTINELS, REDIS_MASTER_NAME, REDIS_DB, REDIS_PASSWORD).
 REDIS_URL = os.environ.get("REDIS_URL", "")
 try:
-    redis_hosts(REDIS_URL)
+    CHANNEL_LAYERS = channel_layers_from_environment(os.environ)
 except ValueError as error:
-    raise ImproperlyConfigured(
-        f"REDIS_URL must start with redis://, rediss:// or unix:// (several servers: separated "
-        f"by commas): {error}"
-    ) from None
-CHANNEL_LAYERS = channel_layers(REDIS_URL)
+    raise ImproperlyConfigured(str(error)) from None
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS: list[dict[str, Any]] = [

@@ -1,13 +1,14 @@
 """Minimal Django settings for the reference relay (benchmarks/load/relay_app.py).
 
-The same channel layer as the real app: Redis pub/sub when REDIS_URL is set, else in memory.
+The same channel layer as the real app: Redis pub/sub when REDIS_URL (or REDIS_SENTINELS) is set,
+else in memory.
 """
 
 from __future__ import annotations
 
 import os
 
-from config.channel_layers import channel_layers
+from config.channel_layers import from_environment
 
 SECRET_KEY = "relay-benchmark-only"
 DEBUG = False
@@ -16,4 +17,4 @@ INSTALLED_APPS = ["channels"]
 USE_TZ = True
 DATABASES: dict[str, dict[str, str]] = {}
 
-CHANNEL_LAYERS = channel_layers(os.environ.get("REDIS_URL", ""))
+CHANNEL_LAYERS = from_environment(os.environ)

@@ -12,7 +12,12 @@
      (visibilitychange, pageshow from the back-forward cache) or the window regains focus;
      otherwise after a short back-off with jitter that never waits more than 2.5 s while
      the page is visible (30 s while hidden). Every reconnection is sent the table's current
-     view, so the turn timer shown is the server's.
+     view, so the turn timer shown is the server's. A try can hang (a server coming up that
+     has bound its port and does not answer yet, a machine half back), and the browser makes
+     no other try to the same server meanwhile (one WebSocket connecting per server): once the
+     page has opened a socket, a try that has not opened within four times the handshake it
+     took then (RETRY_WAIT at least, CONNECT_WAIT at most) is given up and the next begins at
+     once while the page is visible.
    - A socket can look open and be dead (a phone that slept, a network that vanished without a
      word): a "ping" after a quiet spell, and on every wake, must be answered within a few
      seconds or the socket is replaced.
@@ -31,6 +36,7 @@
   var VISIBLE_CAP = 2500;
   var HIDDEN_CAP = 30000;   // ms: while it is hidden (a phone in a pocket)
   var CONNECT_WAIT = 6000;  // ms: a try that has not opened by then is given up and retried
+  var RETRY_WAIT = 1500;    // ms: the least a try is given once a socket has opened (see above)
   var QUIET = 25000;        // ms without a word from the server before asking "are you there?"
   var ANSWER_WAIT = 4000;   // ms to answer a ping (or a wake's sync) before the socket is replaced
   var WAKE_SYNC_AFTER = 3000; // ms hidden or offline after which a wake asks for the view again
@@ -52,6 +58,7 @@
   var pending = null;       // {id, version, seat}: the action sent last, not yet answered
   var pendingTimer = null;
   var connectStarted = 0;
+  var handshake = 0;        // ms the last socket took to open (0: none has opened yet)
   var PENDING_WAIT = 8000;  // ms before asking what became of an unanswered action
 
   function now() { return Date.now(); }
@@ -139,11 +146,13 @@
         socket = null;
         try { ws.close(); } catch (e) { /* never opened */ }
         setState("closed");
-        retry();
+        if (visible()) connect();  // the wait was spent already: the next try at once
+        else retry();
       }
-    }, CONNECT_WAIT);
+    }, connectWait());
     ws.onopen = function () {
       if (ws !== socket) return;
+      handshake = now() - connectStarted;
       connectTimer = clear(connectTimer);
       tries = 0;
       opened = true;
@@ -168,6 +177,12 @@
       if (event.code === 4404 || event.code === 4429) return;
       retry();
     };
+  }
+
+  /* How long a try is given before it is given up (see the top of this file). */
+  function connectWait() {
+    if (!handshake) return CONNECT_WAIT;
+    return Math.min(CONNECT_WAIT, Math.max(RETRY_WAIT, 4 * handshake));
   }
 
   /* The wait before try number `n` (0: the first after a drop): at once, then doubling with
@@ -365,6 +380,7 @@
     state: function () { return state; },
     reconnect: function () { tries = 0; connect(); },
     delayFor: delayFor,  /* for tests: the back-off's policy */
+    connectWait: connectWait,  /* for tests: how long a try is given */
   };
 
   function start() {
