@@ -13,6 +13,7 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from config import vapid
 from config.channel_layers import channel_layers, redis_hosts
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -144,6 +145,21 @@ PERMISSIONS_POLICY = ", ".join([
     "magnetometer=()", "microphone=()", "midi=()", "payment=()", "usb=()",
     "web-share=(self)",
 ])
+# Web Push (notifications on a locked phone): the VAPID pair from the environment, made once and
+# kept in .vapid-dev.json for development; none in production means no notifications
+# (config/vapid.py). The subject is how a push service reaches the operator.
+VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY = vapid.keys(
+    os.environ.get("VAPID_PRIVATE_KEY", "").strip(), os.environ.get("VAPID_PUBLIC_KEY", "").strip(),
+    debug=DEBUG, kept=BASE_DIR / ".vapid-dev.json",
+)
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@localhost").strip()
+if not VAPID_SUBJECT.startswith(("mailto:", "https://")):
+    raise ImproperlyConfigured(
+        f"VAPID_SUBJECT must start with mailto: or https://, not {VAPID_SUBJECT!r}"
+    )
+# Sending runs on threads of its own, after the change is saved ("false": at once, in the
+# thread that made the change; tests).
+PUSH_IN_BACKGROUND = envbool("PUSH_IN_BACKGROUND", "true")
 # The address join links and QR codes point at (e.g. https://poker.example.org); by default the
 # host the request came to.
 PUBLIC_URL = os.environ.get("PUBLIC_URL", "").rstrip("/")

@@ -23,6 +23,10 @@
 - ``groups``: making, continuing and running a group of games, and its season; ``identity``:
   taking one's games to another phone, and forgetting them on this one (neither touches a
   table, so each runs its own transaction);
+- ``game_nights``: a group's next game proposed, answered, and its table opened;
+- ``push``: a phone's Web Push subscriptions, its pages in sight, and the notifications sent
+  after a change (your turn, a game night open, a tournament move, a late friend let in);
+  ``push_send``: sending them, encrypted and signed, off the threads that change tables;
 - ``retention``: deleting the games that ended long ago.
 
 Each public function checks, then changes through ``path.apply_change``; a refusal
