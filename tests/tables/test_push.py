@@ -301,7 +301,7 @@ def test_notifications_come_in_the_language_the_phone_turned_them_on_in(
 def test_turning_on_and_stop_through_the_pages(service: PushService) -> None:
     _table, (asha, _bikash) = _game()
     client = Client()
-    client.cookies["sessionid"] = asha.session_key
+    client.cookies["sessionid"] = str(asha.session_key)
     browser = Browser()
     endpoint = "https://push.example.org/send/abc"
     answer = client.post("/push/on/", {"endpoint": endpoint, "p256dh": browser.p256dh,
@@ -338,7 +338,7 @@ def test_a_seat_taken_after_turning_on_is_spoken_for_when_its_table_opens(
     table = lobby.create_table(session, ["Dipa"], lobby.TableSettings(seat_count=2))
     session.save()
     client = Client()
-    client.cookies["sessionid"] = session.session_key
+    client.cookies["sessionid"] = str(session.session_key)
     assert client.get(f"/t/{table.code}/").status_code == 200
     claim = table.seats.get(position=0).claim_hash
     assert PushClaim.objects.filter(claim_hash=claim).exists()
