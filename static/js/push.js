@@ -1,11 +1,11 @@
-/* Notifications on a locked phone (Web Push). Every [data-push] box (components/notify.html)
-   offers "Tell me when..."; the browser's permission prompt comes only after that tap. The
+/* Notifications on a locked phone (Web Push). Every [data-push] box (components/notify.html, on
+   a group's page and a table's notifications page) offers "Tell me when..."; the browser's
+   permission prompt comes only after that tap. The
    subscription is posted to the server (tables.pages.push), "Stop" deletes it there too. The
    service worker is /sw.js (it shows what is pushed and opens the page on a tap).
    At a table, a phone with notifications on tells the server over the table's socket whether
    this page is in sight (Holdem.live.send({type: "sight"})): "your turn" is pushed only when
-   no page of the table is. The table's drawer is drawn again with every frame, so each box's
-   state is set again after each (holdem:frame-after). */
+   no page of the table is (the table page loads this script only for such a phone). */
 (function () {
   "use strict";
   var Holdem = (window.Holdem = window.Holdem || {});
@@ -94,7 +94,6 @@
     if (target.closest("[data-push-on]")) turnOn();
     else if (target.closest("[data-push-off]")) turnOff();
   });
-  document.addEventListener("holdem:frame-after", draw);
   document.addEventListener("holdem:socket", function (event) {
     if (event.detail && event.detail.state === "open") report();
   });
@@ -105,8 +104,16 @@
 
   function start() {
     var box = first();
-    if (!box) return;
     if (!supported()) { state = "none"; draw(); return; }
+    if (!box) {
+      /* A table page of a phone that turned notifications on: it only says when it is in sight. */
+      navigator.serviceWorker.getRegistration("/").then(function (reg) {
+        return reg ? reg.pushManager.getSubscription() : null;
+      }).then(function (sub) {
+        if (sub && Notification.permission === "granted") { state = "on"; report(); }
+      }, function () { /* no worker: nothing to say */ });
+      return;
+    }
     navigator.serviceWorker.register(box.getAttribute("data-worker"), { scope: "/" })
       .then(function (reg) {
         registration = reg;

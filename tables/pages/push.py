@@ -1,4 +1,5 @@
-"""Notifications on a locked phone: turning them on and off (``/push/on/``, ``/push/off/``,
+"""Notifications on a locked phone: the page a table's drawer links (``/t/<code>/notify/``),
+turning them on and off (``/push/on/``, ``/push/off/``,
 posted by ``static/js/push.js`` after the person's tap and the browser's own permission
 prompt), and the service worker (``/sw.js``, served from the site's root so that it may show
 notifications for every page of it).
@@ -7,16 +8,27 @@ notifications for every page of it).
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.views.decorators.http import require_POST, require_safe
 
+from tables import lookups
 from tables.write import push
 
 
-def keep_claims(request: HttpRequest) -> None:
-    """A page of a phone with notifications on: its subscriptions speak for its new claims."""
+def keep_claims(request: HttpRequest) -> bool:
+    """A page of a phone with notifications on: its subscriptions speak for its new claims.
+    True when this phone turned them on (its table pages then say whether they are in sight)."""
     push.keep_claims(request.session, request.session.session_key)
+    return bool(request.session.get(push.SESSION_FLAG))
+
+
+@require_safe
+def notify_page(request: HttpRequest, code: str) -> HttpResponse:
+    """"Tell me when it's my turn" for a table, from its drawer."""
+    table = lookups.table(request, code)  # 429 while limited; 404 (counted) for no table
+    return render(request, "pages/notify.html", {"code": table.code})
 
 
 @require_POST

@@ -146,7 +146,8 @@ def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     context["join_form"] = JoinForm()
     # The version the page shows: the socket skips sending it again (tables.live.consumer).
     context["ws_url"] = f"/ws/t/{found.code}/?v={snapshot.version}"
-    push.keep_claims(request)  # a seat taken since notifications were turned on
+    # A seat taken since notifications were turned on; the page says when it is in sight.
+    context["push_on"] = push.keep_claims(request)
     return render(request, "table/page.html", context)
 
 

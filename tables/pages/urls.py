@@ -33,6 +33,7 @@ urlpatterns = [
     path("t/<str:code>/late/<int:request_id>/", late.reply, name="late_answer"),
     path("t/<str:code>/move/", seat_moves.move_menu, name="seat_moves"),
     path("move/<str:token>/", seat_moves.move_here, name="move_here"),
+    path("t/<str:code>/notify/", push.notify_page, name="notify"),
     path("push/on/", push.turn_on, name="push_on"),
     path("push/off/", push.turn_off, name="push_off"),
     path("sw.js", push.service_worker, name="service_worker"),

@@ -89,17 +89,22 @@ def test_a_push_is_shown_by_the_service_worker_and_names_the_page_to_open(
     phone = new_phone()
     phone.context.grant_permissions(["notifications"], origin=app_server.url)
     _as_player(phone, app_server, data["session"])
-    phone.goto(f"{app_server.url}/g/{data['group']}/")
-    box = phone.get_by_test_id("notify-night")
+    phone.goto(f"{app_server.url}/t/{data['games'][-1]}/notify/")
+    box = phone.get_by_test_id("notify-turn")
     box.wait_for()  # shown by push.js once the service worker is registered
     assert phone.get_by_test_id("push-on").is_visible()
+    problems = {}
+    for size, (width, height) in SIZES.items():
+        phone.set_viewport_size({"width": width, "height": height})
+        problems[size] = run_axe(phone)
+        screenshot(phone, f"notify-page-{size}")
+    assert not any(problems.values()), problems
     phone.evaluate("() => navigator.serviceWorker.ready")
     cdp = phone.context.new_cdp_session(phone)
     registrations: list[dict[str, Any]] = []
     cdp.on("ServiceWorker.workerRegistrationUpdated",
            lambda event: registrations.extend(event["registrations"]))
     cdp.send("ServiceWorker.enable")
-    phone.wait_for_function("() => navigator.serviceWorker.controller !== null || true")
     for _ in range(50):
         if any(r["scopeURL"] == app_server.url + "/" for r in registrations):
             break

@@ -350,3 +350,23 @@ def test_the_service_worker_is_served_from_the_root(service: PushService) -> Non
     assert answer["Content-Type"].startswith("text/javascript")
     text = answer.content.decode()
     assert "showNotification" in text and "openWindow" in text
+
+
+def test_the_table_page_loads_the_script_only_for_a_phone_that_turned_them_on(
+    service: PushService,
+) -> None:
+    table, (asha, bikash) = _game()
+    _subscribe(asha, service, "asha")
+    asha_page = _client_of(asha).get(f"/t/{table.code}/").content.decode()
+    bikash_page = _client_of(bikash).get(f"/t/{table.code}/").content.decode()
+    assert "js/push." in asha_page and "js/push." not in bikash_page
+    assert 'href="notify/"' in bikash_page  # the drawer's way to turn them on
+    notify = _client_of(bikash).get(f"/t/{table.code}/notify/").content.decode()
+    assert "js/push." in notify and 'data-testid="push-on"' in notify
+    assert settings.VAPID_PUBLIC_KEY in notify
+
+
+def _client_of(session: Any) -> Client:
+    client = Client()
+    client.cookies["sessionid"] = str(session.session_key)
+    return client
