@@ -42,7 +42,7 @@ from django.utils.translation import gettext_lazy
 from engine.game import Game
 from tables import claims
 from tables.models import PageInSight, PushClaim, PushedTurn, PushSubscription, Seat, Table
-from tables.write.push_send import Job, send_later
+from tables.write.push_send import Job, later, send_later
 
 log = logging.getLogger("tables.write")
 
@@ -234,24 +234,27 @@ def _turn_of(table: Table, seats: Iterable[Seat], game: Game | None) -> tuple[Se
 
 def after_change(table: Table, seats: Iterable[Seat], game: Game | None) -> None:
     """Once a change of ``table`` has committed: "your turn" to the person to act, on the
-    phones with no page of the table in sight, once per turn."""
+    phones with no page of the table in sight, once per turn. Only what is in memory is read
+    here; the queries run on the push threads (a table's change of play stays one statement)."""
     if not enabled():
         return
     try:
         found = _turn_of(table, seats, game)
-        if found is None:
-            return
-        seat, turn = found
-        subscriptions = _subscriptions([seat.claim_hash])
-        if not subscriptions:
-            return
-        seen = _in_sight(table.pk, {s.phone for s in subscriptions})
-        away = [s for s in subscriptions if s.phone not in seen]
-        if away and _first_for_turn(table.pk, turn):
-            _send(away, Note("turn", {"code": table.code}, f"/t/{table.code}/",
-                             f"turn-{table.code}"))
+        if found is not None:
+            seat, turn = found
+            later(your_turn, table.pk, table.code, seat.claim_hash, turn)
     except Exception:
         log.exception("push: table %s: your turn not sent", table.code)
+
+
+def your_turn(table_id: int, code: str, claim_hash: str, turn: str) -> None:
+    subscriptions = _subscriptions([claim_hash])
+    if not subscriptions:
+        return
+    seen = _in_sight(table_id, {s.phone for s in subscriptions})
+    away = [s for s in subscriptions if s.phone not in seen]
+    if away and _first_for_turn(table_id, turn):
+        _send(away, Note("turn", {"code": code}, f"/t/{code}/", f"turn-{code}"))
 
 
 def _first_for_turn(table_id: int, turn: str) -> bool:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections
@@ -36,21 +38,32 @@ class Job:
     urgency: str
 
 
-def send_later(jobs: list[Job]) -> None:
-    """Send ``jobs`` on the push threads (``PUSH_IN_BACKGROUND`` off: now, in this thread)."""
+def later(work: Callable[..., None], *args: Any) -> None:
+    """``work(*args)`` on the push threads (``PUSH_IN_BACKGROUND`` off: now, in this thread);
+    whatever it raises is logged, never raised to the caller."""
     if settings.PUSH_IN_BACKGROUND:
-        _pool.submit(_in_thread, jobs)
+        _pool.submit(_in_thread, work, *args)
     else:
-        deliver(jobs)
+        _guarded(work, *args)
 
 
-def _in_thread(jobs: list[Job]) -> None:
+def _guarded(work: Callable[..., None], *args: Any) -> None:
     try:
-        deliver(jobs)
+        work(*args)
     except Exception:
-        log.exception("push: sending failed")
+        log.exception("push: %s failed", getattr(work, "__name__", "sending"))
+
+
+def _in_thread(work: Callable[..., None], *args: Any) -> None:
+    try:
+        _guarded(work, *args)
     finally:
         close_old_connections()
+
+
+def send_later(jobs: list[Job]) -> None:
+    """Send ``jobs`` on the push threads."""
+    later(deliver, jobs)
 
 
 def deliver(jobs: list[Job]) -> None:

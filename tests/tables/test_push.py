@@ -370,3 +370,35 @@ def _client_of(session: Any) -> Client:
     client = Client()
     client.cookies["sessionid"] = str(session.session_key)
     return client
+
+
+def test_the_vapid_pair_comes_from_the_environment_or_is_made_once_for_development(
+    tmp_path: Any,
+) -> None:
+    from django.core.exceptions import ImproperlyConfigured
+
+    from config import vapid
+
+    private, public = vapid.new_pair()
+    assert vapid.keys(private, public, debug=False, kept=tmp_path / "k") == (private, public)
+    other_private, _other_public = vapid.new_pair()
+    with pytest.raises(ImproperlyConfigured):
+        vapid.keys(other_private, public, debug=False, kept=tmp_path / "k")
+    with pytest.raises(ImproperlyConfigured):
+        vapid.keys("not a key", public, debug=False, kept=tmp_path / "k")
+    assert vapid.keys("", "", debug=False, kept=tmp_path / "k") == ("", "")  # off
+    made = vapid.keys("", "", debug=True, kept=tmp_path / "k")
+    assert made[0] and vapid.keys("", "", debug=True, kept=tmp_path / "k") == made  # kept
+
+
+def test_without_a_key_pair_nothing_is_offered_or_sent(
+    service: PushService, settings: Any
+) -> None:
+    settings.VAPID_PRIVATE_KEY = settings.VAPID_PUBLIC_KEY = ""
+    table, (asha, _bikash) = _game()
+    PushSubscription.objects.create(endpoint=service.endpoint("asha"), p256dh=Browser().p256dh,
+                                    auth=b64url(os.urandom(16)), phone="p")
+    _until_turn_of(table, 0, claims.session_hashes(asha), fresh=True)
+    assert service.delivered == []
+    page = _client_of(asha).get(f"/t/{table.code}/notify/").content.decode()
+    assert 'data-testid="push-on"' not in page
