@@ -114,6 +114,7 @@
       }, function () { /* no worker: nothing to say */ });
       return;
     }
+    draw(); /* at once (no shift when the worker answers); a tap waits for the worker */
     navigator.serviceWorker.register(box.getAttribute("data-worker"), { scope: "/" })
       .then(function (reg) {
         registration = reg;

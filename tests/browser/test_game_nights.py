@@ -77,9 +77,38 @@ def test_a_game_night_proposed_and_answered_on_the_group_page_at_phone_sizes(
                  .map(e => e.getBoundingClientRect().right))"""
         )
         assert widest <= width + 0.5, (size, widest)
+    # At the time: the proposer opens the table with one tap; the group's page links it.
+    _run(app_server, "from datetime import timedelta; from django.utils import timezone; "
+         "from tables.models import GameNight; "
+         "GameNight.objects.update(starts_at=timezone.now() + timedelta(minutes=10))")
+    phone.set_viewport_size({"width": 390, "height": 844})
+    phone.goto(f"{app_server.url}/g/{data['group']}/")
+    phone.get_by_test_id("open-night").click()
+    phone.wait_for_url("**/t/*/")
+    code = phone.url.rstrip("/").rsplit("/", 1)[1]
+    phone.get_by_test_id("start-game").wait_for()  # the lobby, Asha its host
+    phone.goto(f"{app_server.url}/g/{data['group']}/")
+    link = phone.get_by_test_id("night-table")
+    assert f"/t/{code}/" in (link.locator("a").get_attribute("href") or "")
+    problems["group page, the table open"] = run_axe(phone)
+    phone.context.add_cookies([{"name": "django_language", "value": "ne",
+                                "url": app_server.url}])
+    for size, (width, height) in SIZES.items():
+        phone.set_viewport_size({"width": width, "height": height})
+        phone.goto(f"{app_server.url}/g/{data['group']}/")
+        nights.scroll_into_view_if_needed()
+        problems[f"group page in Nepali, {size}"] = run_axe(phone)
+        screenshot(phone, f"game-night-open-ne-{size}")
     found = {page: v for page, v in problems.items() if v}
     assert not found, found
     assert not JS_ERRORS, JS_ERRORS
+
+
+def _run(server: LiveServer, code: str) -> None:
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{server.db_path}", "DEBUG": "true"}
+    env.pop("REDIS_URL", None)
+    subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env,
+                   check=True, capture_output=True)
 
 
 def test_a_push_is_shown_by_the_service_worker_and_names_the_page_to_open(
