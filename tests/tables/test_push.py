@@ -263,6 +263,9 @@ def test_the_host_letting_a_late_friend_in_is_pushed_to_the_friend(
     chandra = new_session()
     chandra.save()
     request = late.request_seat(table.id, chandra, "Chandra")
+    chandra.save()
+    waiting = _client_of(chandra).get(f"/t/{table.code}/").content.decode()
+    assert f'href="/t/{table.code}/notify/" data-testid="late-notify"' in waiting
     browser = _subscribe(chandra, service, "chandra")  # turned on while waiting
     late.answer(table.id, claims.session_hashes(asha), request.pk, "yes")
     assert SeatRequest.objects.get(pk=request.pk).status in ("approved", "seated")
