@@ -167,6 +167,11 @@ def keep_claims(session: MutableMapping[str, Any], session_key: str | None) -> N
         _remember(subscription, hashes)
 
 
+def forget(phone: str, hashes: list[str]) -> None:
+    """The phone forgot its games: its subscriptions stop speaking for those claims."""
+    PushClaim.objects.filter(subscription__phone=phone, claim_hash__in=hashes).delete()
+
+
 def sight(table_id: int, phone: str, change: int) -> None:
     """One of the phone's pages of this table came into sight (+1), left it (-1), or says it
     is still in sight (0)."""

@@ -405,3 +405,17 @@ def test_without_a_key_pair_nothing_is_offered_or_sent(
     assert service.delivered == []
     page = _client_of(asha).get(f"/t/{table.code}/notify/").content.decode()
     assert 'data-testid="push-on"' not in page
+
+
+def test_a_phone_that_forgets_its_games_is_no_longer_told_of_their_turns(
+    service: PushService,
+) -> None:
+    from tables.write import identity
+
+    table, (asha, _bikash) = _game()
+    _subscribe(asha, service, "asha")
+    hashes = claims.session_hashes(asha)
+    identity.forget(asha, asha.session_key)
+    assert not PushClaim.objects.filter(claim_hash__in=hashes).exists()
+    _until_turn_of(table, 0, hashes, fresh=True)
+    assert service.to("asha") == []
