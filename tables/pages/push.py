@@ -7,6 +7,8 @@ notifications for every page of it).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -17,10 +19,11 @@ from tables import lookups
 from tables.write import push
 
 
-def keep_claims(request: HttpRequest) -> bool:
-    """A page of a phone with notifications on: its subscriptions speak for its new claims.
-    True when this phone turned them on (its table pages then say whether they are in sight)."""
-    push.keep_claims(request.session, request.session.session_key)
+def keep_claims(request: HttpRequest, also: Iterable[str] = ()) -> bool:
+    """A page of a phone with notifications on: its subscriptions speak for its new claims,
+    and ``also`` for its claims at the page's table or group. True when this phone turned them
+    on (its table pages then say whether they are in sight)."""
+    push.keep_claims(request.session, request.session.session_key, also)
     return bool(request.session.get(push.SESSION_FLAG))
 
 

@@ -198,10 +198,11 @@ def group_page(request: HttpRequest, code: str) -> HttpResponse:
         rows.append({"number": index + 1, "chips": [
             line.curve[index] if index < len(line.curve) else None for line in season.lines
         ]})
-    push.keep_claims(request)  # a seat taken since notifications were turned on
+    member = planning.member(group, hashes)
+    push.keep_claims(request, [member.claim_hash] if member else [])  # told when a game is on
     coming, past = game_nights.nights(group, hashes)
     return render(request, "season/group.html", {
-        "coming": coming, "past_nights": past, "member": planning.member(group, hashes),
+        "coming": coming, "past_nights": past, "member": member,
         "today": timezone.localdate(),
         "group": group, "season": season, "graph": season_graph(season.lines, len(counted_games)),
         "rows": rows,

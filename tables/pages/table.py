@@ -147,7 +147,10 @@ def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     # The version the page shows: the socket skips sending it again (tables.live.consumer).
     context["ws_url"] = f"/ws/t/{found.code}/?v={snapshot.version}"
     # A seat taken since notifications were turned on; the page says when it is in sight.
-    context["push_on"] = push.keep_claims(request)
+    held = session_hashes(request)
+    context["push_on"] = push.keep_claims(request, [
+        snapshot.seats[p].claim_hash for p in snapshot.positions_of(held)
+    ])
     return render(request, "table/page.html", context)
 
 

@@ -135,7 +135,7 @@ def subscribe(
             endpoint=_endpoint(endpoint), defaults=fields
         )
         PushClaim.objects.filter(subscription=subscription).delete()  # another phone's before
-        _remember(subscription, claims.session_hashes(session))
+        _remember(subscription, claims.session_hashes(session)[-CLAIMS_KEPT:])
     session[SESSION_FLAG] = True
     return subscription
 
@@ -152,17 +152,21 @@ def stop(session: MutableMapping[str, Any], session_key: str | None, endpoint: s
 
 def _remember(subscription: PushSubscription, hashes: list[str]) -> None:
     PushClaim.objects.bulk_create(
-        [PushClaim(subscription=subscription, claim_hash=h) for h in hashes[-CLAIMS_KEPT:]],
+        [PushClaim(subscription=subscription, claim_hash=h) for h in hashes],
         ignore_conflicts=True,
     )
 
 
-def keep_claims(session: MutableMapping[str, Any], session_key: str | None) -> None:
+def keep_claims(
+    session: MutableMapping[str, Any], session_key: str | None, also: Iterable[str] = ()
+) -> None:
     """A page of a phone with notifications on: its subscriptions speak for the claims it took
-    since (a seat just taken, a late arrival's request). Nothing for other phones."""
+    since (a seat just taken, a late arrival's request) and for ``also`` (its claims at the
+    page's table or group, however old). Nothing for other phones."""
     if not session.get(SESSION_FLAG):
         return
-    hashes = claims.session_hashes(session)
+    hashes = claims.session_hashes(session)[-CLAIMS_KEPT:]
+    hashes += [h for h in also if h and h not in hashes]
     for subscription in PushSubscription.objects.filter(phone=claims.phone_id(session_key)):
         _remember(subscription, hashes)
 

@@ -419,3 +419,17 @@ def test_a_phone_that_forgets_its_games_is_no_longer_told_of_their_turns(
     assert not PushClaim.objects.filter(claim_hash__in=hashes).exists()
     _until_turn_of(table, 0, hashes, fresh=True)
     assert service.to("asha") == []
+
+
+def test_an_old_seat_is_spoken_for_once_its_table_page_opens(service: PushService) -> None:
+    """A group's chain of games keeps one claim ("play again" copies it): however many
+    tables the phone joined since, opening the table's page makes its subscription speak for
+    it."""
+    table, (asha, _bikash) = _game()
+    old = claims.session_hashes(asha)[0]
+    for _ in range(push.CLAIMS_KEPT + 5):
+        claims.new_claim(asha)
+    _subscribe(asha, service, "asha")
+    assert not PushClaim.objects.filter(claim_hash=old).exists()
+    assert _client_of(asha).get(f"/t/{table.code}/").status_code == 200
+    assert PushClaim.objects.filter(claim_hash=old).exists()
