@@ -157,6 +157,12 @@ if not VAPID_SUBJECT.startswith(("mailto:", "https://")):
     raise ImproperlyConfigured(
         f"VAPID_SUBJECT must start with mailto: or https://, not {VAPID_SUBJECT!r}"
     )
+# The push services a subscription may name (a browser's own: Chrome's, Firefox's, Safari's,
+# Edge's); the server posts to no other address, whatever a client sends ("*." : any subdomain).
+PUSH_SERVICE_HOSTS = envlist(
+    "PUSH_SERVICE_HOSTS",
+    "fcm.googleapis.com,updates.push.services.mozilla.com,*.push.apple.com,*.notify.windows.com",
+)
 # Sending runs on threads of its own, after the change is saved ("false": at once, in the
 # thread that made the change; tests).
 PUSH_IN_BACKGROUND = envbool("PUSH_IN_BACKGROUND", "true")

@@ -101,11 +101,22 @@ def _key(text: str, size: int, what: str) -> str:
     return text.rstrip("=")
 
 
+def _known_service(host: str) -> bool:
+    for allowed in settings.PUSH_SERVICE_HOSTS:
+        if host == allowed or (allowed.startswith("*.") and host.endswith(allowed[1:])):
+            return True
+    return False
+
+
 def _endpoint(text: str) -> str:
+    """A push service's address: https at one of ``PUSH_SERVICE_HOSTS`` (with DEBUG on, also
+    this machine's, for a push service run by a test)."""
     parts = urlsplit(text)
-    loopback = parts.hostname in ("127.0.0.1", "localhost", "::1")
+    host = (parts.hostname or "").lower()
+    loopback = host in ("127.0.0.1", "localhost", "::1") and settings.DEBUG
     if not parts.netloc or len(text) > 1000 or not (
-        parts.scheme == "https" or (parts.scheme == "http" and loopback and settings.DEBUG)
+        (parts.scheme == "https" and (_known_service(host) or loopback))
+        or (parts.scheme == "http" and loopback)
     ):
         raise NotSubscribed(_("This browser's subscription is not valid (%s).")
                       % "endpoint")

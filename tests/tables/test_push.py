@@ -306,7 +306,7 @@ def test_turning_on_and_stop_through_the_pages(service: PushService) -> None:
     client = Client()
     client.cookies["sessionid"] = str(asha.session_key)
     browser = Browser()
-    endpoint = "https://push.example.org/send/abc"
+    endpoint = "https://fcm.googleapis.com/fcm/send/abc"
     answer = client.post("/push/on/", {"endpoint": endpoint, "p256dh": browser.p256dh,
                                        "auth": b64url(browser.auth)})
     assert answer.status_code == 200 and answer.json()["ok"]
@@ -323,12 +323,15 @@ def test_turning_on_and_stop_through_the_pages(service: PushService) -> None:
 
 def test_a_subscription_with_keys_that_are_not_keys_is_refused(service: PushService) -> None:
     client = Client()
-    answer = client.post("/push/on/", {"endpoint": "https://push.example.org/x",
+    answer = client.post("/push/on/", {"endpoint": "https://fcm.googleapis.com/x",
                                        "p256dh": "bm90IGEga2V5", "auth": "c2hvcnQ"})
     assert answer.status_code == 400
-    answer = client.post("/push/on/", {"endpoint": "http://push.example.org/x",
-                                       "p256dh": Browser().p256dh, "auth": b64url(os.urandom(16))})
-    assert answer.status_code == 400
+    good = {"p256dh": Browser().p256dh, "auth": b64url(os.urandom(16))}
+    for endpoint in ("http://fcm.googleapis.com/x",  # not https
+                     "https://push.example.org/x",  # not a browser's push service
+                     "https://10.0.0.5/x", "https://fcm.googleapis.com.example.org/x"):
+        answer = client.post("/push/on/", {"endpoint": endpoint, **good})
+        assert answer.status_code == 400, endpoint
     assert not PushSubscription.objects.exists()
 
 
