@@ -13,7 +13,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, run_axe, screenshot
+from tests.browser.helpers import (
+    BROWSER,
+    JS_ERRORS,
+    LiveServer,
+    run_axe,
+    screenshot,
+    start_computer_game,
+)
 
 pytestmark = BROWSER
 ROOT = Path(__file__).resolve().parents[2]
@@ -155,4 +162,29 @@ def test_a_push_is_shown_by_the_service_worker_and_names_the_page_to_open(
     ).json_value()
     assert shown == [{"title": "Your turn", "body": payload["body"], "tag": "turn-ABCDEF",
                       "url": "/t/ABCDEF/"}]
+    assert not JS_ERRORS, JS_ERRORS
+
+
+def test_the_tables_drawer_leads_to_notifications_and_back(
+    app_server: LiveServer, new_phone: Any
+) -> None:
+    from tests.browser.layout import FREEZE_SCRIPT, freeze
+
+    phone = new_phone()
+    phone.context.add_init_script(FREEZE_SCRIPT)  # frames held while the drawer is looked at
+    phone.set_viewport_size({"width": 320, "height": 568})
+    code = start_computer_game(phone, app_server, "Asha")
+    freeze(phone)
+    phone.locator(".log-drawer > summary").click()
+    link = phone.get_by_test_id("notify-link")
+    link.wait_for()
+    problems = {"table, drawer open": run_axe(phone)}
+    screenshot(phone, "table-drawer-notify-320x568")
+    link.click()
+    phone.get_by_test_id("notify-page").wait_for()
+    assert phone.url == f"{app_server.url}/t/{code}/notify/"
+    phone.get_by_test_id("push-on").wait_for()
+    phone.get_by_test_id("back-to-table").click()
+    phone.get_by_test_id("table-frame").wait_for()
+    assert not {k: v for k, v in problems.items() if v}, problems
     assert not JS_ERRORS, JS_ERRORS
