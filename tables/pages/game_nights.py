@@ -19,7 +19,7 @@ from tables.models import GameNight, Group
 from tables.write import game_nights
 from tables.write.path import Refused
 
-_STATUS = {"not_a_member": 403, "not_in": 403}
+_STATUS = {"not_a_member": 403, "not_in": 403, "not_proposer": 403}
 
 
 def _night(group: Group, night_id: int) -> GameNight:
@@ -55,15 +55,20 @@ def propose(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def reply(request: HttpRequest, code: str, night_id: int) -> HttpResponse:
-    """An answer (in, maybe, out), or "open": the night's table, opened with this tap."""
+    """An answer (in, maybe, out), "open" (the night's table, opened with this tap) or
+    "cancel" (the proposer calls it off)."""
     group = lookups.group(request, code)
     night = _night(group, night_id)
     what = request.POST.get("do", "")
     try:
+        hashes = claims.session_hashes(request.session)
         if what == "open":
             table = game_nights.open_table(night, request.session)
             return redirect("tables:table", code=table.code)
-        game_nights.answer(night, claims.session_hashes(request.session), what)
+        if what == "cancel":
+            game_nights.cancel(night, hashes)
+        else:
+            game_nights.answer(night, hashes, what)
     except Refused as exc:
         return _refused(request, exc)
     return _back(group)

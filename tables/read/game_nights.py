@@ -28,6 +28,7 @@ class NightLine:
     maybe: list[str] = field(default_factory=list)
     out: list[str] = field(default_factory=list)
     mine: str = ""  # this phone's answer
+    proposed: bool = False  # this phone proposed it
     can_open: bool = False  # this phone may open the table now
     opens_soon: bool = False  # this phone may open it from half an hour before
     games: list[Table] = field(default_factory=list)  # (past nights) the evening's games
@@ -52,7 +53,8 @@ def nights(
             lists.get(a.answer, line.out).append(a.name)
             if a.claim_hash in own:
                 line.mine = a.answer
-        opener = night.proposer_hash in own or line.mine == Answer.IN
+        line.proposed = night.proposer_hash in own
+        opener = line.proposed or line.mine == Answer.IN
         line.opens_soon = opener and night.table_id is None
         line.can_open = line.opens_soon and now >= night.starts_at - OPENS_EARLY
         if night.starts_at + EVENING_AFTER < now:

@@ -2,11 +2,12 @@
 
 A member of a group (someone who played one of its games: a seat claim of this phone's on a
 seat of its games) proposes a day, a time and a note; members answer in, maybe or out (again
-to change it). From half an hour before the time, the one who proposed it, or any member who
-said in, opens the table with one tap: a new table like the group's last game (its settings),
-in the group, with everyone who said in already seated under their claim (as "play again"
-seats the same people), the opener its host. Two taps at once open one table. Once the
-change has committed, every phone that said in is notified (``tables.write.push``).
+to change it); the one who proposed it may call it off. From half an hour before the time,
+the one who proposed it, or any member who said in, opens the table with one tap: a new
+table like the group's last game (its settings), in the group, with everyone who said in
+already seated under their claim (as "play again" seats the same people), the opener its
+host. Two taps at once open one table. Once the change has committed, every phone that said
+in is notified (``tables.write.push``).
 
 Like the group's other changes (``tables.write.groups``), each runs in one transaction of its
 own: nothing here touches a table that exists.
@@ -124,6 +125,15 @@ def answer(night: GameNight, hashes: list[str], reply: str) -> GameNightAnswer:
     mine.answered_at = timezone.now()
     mine.save(update_fields=["answer", "answered_at"])
     return mine
+
+
+def cancel(night: GameNight, hashes: list[str]) -> None:
+    """The one who proposed it calls the game off (before its table is open)."""
+    if night.proposer_hash not in set(hashes):
+        raise Refused("not_proposer", _("Only who proposed the game can call it off."))
+    if night.table_id is not None:
+        raise Refused("opened", _("This game's table is open already: join it."))
+    night.delete()
 
 
 def may_open(night: GameNight, hashes: list[str], ins: list[GameNightAnswer]) -> bool:

@@ -207,3 +207,16 @@ def test_a_member_cannot_plan_more_than_five_games_at_once() -> None:
         game_nights.propose(group, hashes, day, at, "UTC", "")
     with pytest.raises(Refused):
         game_nights.propose(group, hashes, day, at, "UTC", "")
+
+
+def test_only_the_proposer_calls_a_game_off_before_its_table_opens() -> None:
+    group, asha, bikash, _chandra = _group()
+    _propose(_client(asha), group)
+    night = GameNight.objects.get(group=group)
+    url = f"/g/{group.code}/nights/{night.pk}/"
+    page = f"/g/{group.code}/"
+    assert 'data-testid="cancel-night"' not in _client(bikash).get(page).content.decode()
+    assert _client(bikash).post(url, {"do": "cancel"}).status_code == 403
+    assert 'data-testid="cancel-night"' in _client(asha).get(page).content.decode()
+    assert _client(asha).post(url, {"do": "cancel"}).status_code == 302
+    assert not GameNight.objects.exists() and not GameNightAnswer.objects.exists()
