@@ -9,5 +9,6 @@
 - ``security``: the CSP and Permissions-Policy headers, and ``Cache-Control: private,
   no-store`` on private pages; ``errors``: the 503 page while the database is away, and the
   500 page; ``websocket_limits``: a close frame with a reason for an oversized message;
-- ``health``: /healthz and /metrics; ``logs``: log lines as JSON objects.
+- ``health``: /healthz and /metrics; ``logs``: log lines as JSON objects;
+- ``vapid``: the key pair that signs Web Push requests.
 """

@@ -13,6 +13,7 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from config import vapid
 from config.channel_layers import from_environment as channel_layers_from_environment
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -144,6 +145,27 @@ PERMISSIONS_POLICY = ", ".join([
     "magnetometer=()", "microphone=()", "midi=()", "payment=()", "usb=()",
     "web-share=(self)",
 ])
+# Web Push (notifications on a locked phone): the VAPID pair from the environment, made once and
+# kept in .vapid-dev.json for development; none in production means no notifications
+# (config/vapid.py). The subject is how a push service reaches the operator.
+VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY = vapid.keys(
+    os.environ.get("VAPID_PRIVATE_KEY", "").strip(), os.environ.get("VAPID_PUBLIC_KEY", "").strip(),
+    debug=DEBUG, kept=BASE_DIR / ".vapid-dev.json",
+)
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@localhost").strip()
+if not VAPID_SUBJECT.startswith(("mailto:", "https://")):
+    raise ImproperlyConfigured(
+        f"VAPID_SUBJECT must start with mailto: or https://, not {VAPID_SUBJECT!r}"
+    )
+# The push services a subscription may name (a browser's own: Chrome's, Firefox's, Safari's,
+# Edge's); the server posts to no other address, whatever a client sends ("*." : any subdomain).
+PUSH_SERVICE_HOSTS = envlist(
+    "PUSH_SERVICE_HOSTS",
+    "fcm.googleapis.com,updates.push.services.mozilla.com,*.push.apple.com,*.notify.windows.com",
+)
+# Sending runs on threads of its own, after the change is saved ("false": at once, in the
+# thread that made the change; tests).
+PUSH_IN_BACKGROUND = envbool("PUSH_IN_BACKGROUND", "true")
 # The address join links and QR codes point at (e.g. https://poker.example.org); by default the
 # host the request came to.
 PUBLIC_URL = os.environ.get("PUBLIC_URL", "").rstrip("/")

@@ -5,5 +5,6 @@
 - ``explain``: a player's own decisions and the hint at the table, in words;
 - ``qr``: QR codes of join links as inline SVG; ``chip_graph``: each player's chips as lines on
   one chart (a recap, a season);
-- ``tournament_line``: the line at the top of a tournament's table page.
+- ``tournament_line``: the line at the top of a tournament's table page;
+- ``calendar``: a group's game night as a calendar file, with its reminder.
 """

@@ -10,6 +10,8 @@
 - ``talk``: table talk on the phones; ``host``: the host's controls and their menu; ``late``: a
   friend arriving late (the offer, the host's requests); ``reasons``: why a computer player did
   that, at a learning table; ``moved``: where a tournament moved this phone's player;
+  ``sight``: whether the page is shown (a phone with notifications on is told of its turn only
+  while no page of the table is);
 - ``langs``: a connection's language; ``layers``: the embedded default's channel layer;
   ``redis_layer``: the Redis channel layer whose publish survives a Redis restart.
 

@@ -22,6 +22,7 @@ values arrive as strings, so whole numbers may be written as digits in a string)
     {"type": "host", "do": "pause"}   # the host's controls (tables.live.host): pause, resume, end,
     {"type": "host", "do": "computer", "seat": 3}   # computer (an away seat), pass (the role),
                                       # menu (send me the controls as they stand)
+    {"type": "sight", "visible": true}    # this page is shown (false: hidden; tables.live.sight)
 
 Anything else gets an error frame and changes nothing. A message that passes is answered by
 the handler of its type (``Handler``; they are listed in ``tables.live.consumer.HANDLERS``).
@@ -42,7 +43,7 @@ from engine.actions import ActionKind
 from engine.hand import MAX_CHIPS
 
 TYPES = ("action", "reveal", "hide", "back", "sync", "ping", "chat", "react", "mute", "unmute",
-         "talk", "chat_history", "host", "rest_of_board")
+         "talk", "chat_history", "host", "rest_of_board", "sight")
 # tables.live.talk
 TALK_TYPES = frozenset(("chat", "react", "mute", "unmute", "talk", "chat_history"))
 HOST_CONTROLS = (  # tables.live.host
@@ -69,7 +70,7 @@ class Message:
     seat: int | None = None
     text: str = ""  # chat: as typed (checked by tables.write.talk)
     reaction: str = ""  # react: the reaction's name
-    on: bool = True  # talk: on or off
+    on: bool = True  # talk: on or off; sight: the page is visible
     do: str = ""  # host: which control
 
 
@@ -101,6 +102,8 @@ def parse(text: str | None, data: bytes | None, max_bytes: int) -> Message:
         if not isinstance(do, str) or do not in HOST_CONTROLS:
             raise BadMessage("unknown_control", _("Unknown host control."))
         return Message(type="host", seat=seat, do=do)
+    if kind_of_message == "sight":
+        return Message(type="sight", on=raw.get("visible") is True)
     if kind_of_message == "sync" and raw.get("action_id") not in (None, ""):
         version = whole_number(
             raw.get("version"), "bad_version", gettext_noop("Every action needs the version seen.")

@@ -5,9 +5,13 @@ the rest of the code imports from ``tables.models``.
   log, late arrivals' requests;
 - ``talk``: table talk's lines, whether talk is on, who is muted;
 - ``season``: your games, groups and their statistics, identity moves;
-- ``tournament``: a tournament and its entrants.
+- ``tournament``: a tournament and its entrants;
+- ``push``: Web Push subscriptions, the claims they speak for, pages in sight, turns pushed;
+- ``game_nights``: a group's game nights and its members' answers.
 """
 
+from tables.models.game_nights import Answer, GameNight, GameNightAnswer
+from tables.models.push import PageInSight, PushClaim, PushedTurn, PushSubscription
 from tables.models.season import GameStats, Group, GroupGame, IdentityMove, StatsAtTable
 from tables.models.table import (
     MAX_SEATS,
@@ -35,11 +39,14 @@ __all__ = [
     "MIN_RESUME_SECONDS",
     "NAME_MAX",
     "TURN_SECONDS",
+    "Answer",
     "ChatMessage",
     "ChatMute",
     "Entrant",
     "FailedJoin",
     "FormerClaim",
+    "GameNight",
+    "GameNightAnswer",
     "GameStats",
     "Group",
     "GroupGame",
@@ -48,6 +55,10 @@ __all__ = [
     "LateSeats",
     "Level",
     "ModerationAction",
+    "PageInSight",
+    "PushClaim",
+    "PushSubscription",
+    "PushedTurn",
     "Seat",
     "SeatMove",
     "SeatRequest",

@@ -17,6 +17,9 @@ authorise, call the write side (``tables.write``) and answer; the table itself i
 - ``late``: a friend arriving late (asking for a computer's seat, the host's answer);
   ``seat_moves``: moving a seat to another phone;
 - ``season``: your games, taking them to another phone, a group's season, a player's line;
+  ``game_nights``: a group's game nights (proposing, answering, opening the table, the
+  calendar file);
+- ``push``: turning notifications on and off, and the service worker that shows them;
 - ``tournament``: a tournament's pages (creating, joining, the lobby, the host's pause, the CSV,
   a player's hands), with ``tournament_urls`` and ``tournament_forms``.
 """

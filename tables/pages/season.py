@@ -16,6 +16,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -27,9 +28,11 @@ from tables import claims, lookups
 from tables.draw.chip_graph import COLOURS, DASHES, Curve, chip_graph
 from tables.draw.qr import qr_svg_once
 from tables.models import Group, Seat, StatsAtTable, Table
+from tables.pages import push
 from tables.pages.common import client_keys
-from tables.read import games
+from tables.read import game_nights, games
 from tables.read.statistics import counted, tally_of
+from tables.write import game_nights as planning
 from tables.write import groups, identity
 from tables.write.path import Refused
 
@@ -195,7 +198,12 @@ def group_page(request: HttpRequest, code: str) -> HttpResponse:
         rows.append({"number": index + 1, "chips": [
             line.curve[index] if index < len(line.curve) else None for line in season.lines
         ]})
+    member = planning.member(group, hashes)
+    push.keep_claims(request, [member.claim_hash] if member else [])  # told when a game is on
+    coming, past = game_nights.nights(group, hashes)
     return render(request, "season/group.html", {
+        "coming": coming, "past_nights": past, "member": member,
+        "today": timezone.localdate(),
         "group": group, "season": season, "graph": season_graph(season.lines, len(counted_games)),
         "rows": rows,
         "is_creator": groups.is_creator(group, hashes),

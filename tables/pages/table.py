@@ -25,6 +25,7 @@ from tables.live.frames import FrameOptions, Notice, error_notice, frame_context
 from tables.live.perspective import hide, perspective, reveal
 from tables.live.protocol import BadMessage, whole_number
 from tables.models import Table
+from tables.pages import push
 from tables.pages.common import (
     HtmxHttpRequest,
     find_table,
@@ -145,6 +146,11 @@ def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     context["join_form"] = JoinForm()
     # The version the page shows: the socket skips sending it again (tables.live.consumer).
     context["ws_url"] = f"/ws/t/{found.code}/?v={snapshot.version}"
+    # A seat taken since notifications were turned on; the page says when it is in sight.
+    held = session_hashes(request)
+    context["push_on"] = push.keep_claims(request, [
+        snapshot.seats[p].claim_hash for p in snapshot.positions_of(held)
+    ])
     return render(request, "table/page.html", context)
 
 

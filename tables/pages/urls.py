@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from tables.pages import foreign, hint, late, recap, seat_moves, why
+from tables.pages import foreign, hint, late, push, recap, seat_moves, why
 from tables.pages import table as views
 
 app_name = "tables"
@@ -33,6 +33,10 @@ urlpatterns = [
     path("t/<str:code>/late/<int:request_id>/", late.reply, name="late_answer"),
     path("t/<str:code>/move/", seat_moves.move_menu, name="seat_moves"),
     path("move/<str:token>/", seat_moves.move_here, name="move_here"),
+    path("t/<str:code>/notify/", push.notify_page, name="notify"),
+    path("push/on/", push.turn_on, name="push_on"),
+    path("push/off/", push.turn_off, name="push_off"),
+    path("sw.js", push.service_worker, name="service_worker"),
     path("replay/", foreign.foreign_replay, name="foreign_replay"),  # a hand from elsewhere
     path("", include("tables.pages.history_urls")),  # hand histories and exports
     path("", include("tables.pages.season_urls")),  # your games, groups, statistics

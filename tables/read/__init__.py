@@ -5,5 +5,6 @@ except ``statistics``, which keeps a game's counted figures up to date.
 - ``statistics``: a game's results and statistics, from its rows and stored hands;
 - ``tournament_lobby``: what a tournament's pages show (tables, stacks, level, places);
 - ``tournament_history``: a player's hands across a tournament's tables;
-- ``tournament_recap``: the recap of a whole tournament once it is over.
+- ``tournament_recap``: the recap of a whole tournament once it is over;
+- ``game_nights``: a group's game nights, who answered what, and the games of each evening.
 """

@@ -25,6 +25,10 @@
   table, so each runs its own transaction);
 - ``time_bank``: the time bank a seat has left, charged when a person's turn ends (P4);
   ``rest_of_board``: what would have come after a hand that ended before the river (P5);
+- ``game_nights``: a group's next game proposed, answered, and its table opened;
+- ``push``: a phone's Web Push subscriptions, its pages in sight, and the notifications sent
+  after a change (your turn, a game night open, a tournament move, a late friend let in);
+  ``push_send``: sending them, encrypted and signed, off the threads that change tables;
 - ``retention``: deleting the games that ended long ago.
 
 Each public function checks, then changes through ``path.apply_change``; a refusal

@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 
 from tables import claims, ratelimit
 from tables.models import FormerClaim, Hand, IdentityMove, Seat, Table
+from tables.write import push
 from tables.write.announce import group_name, tell
 from tables.write.path import Refused
 
@@ -168,6 +169,7 @@ def forget(session: MutableMapping[str, Any], session_key: str | None) -> None:
     phone = claims.phone_id(session_key)
     if not phone or not hashes:
         return
+    push.forget(phone, hashes)  # its notifications no longer speak for those seats
     tables = Seat.objects.filter(
         claim_hash__in=hashes, table__status__in=Table.OPEN
     ).values_list("table_id", flat=True).distinct()

@@ -35,7 +35,7 @@ from tables import claims, ratelimit
 from tables.models import LateSeats, SeatRequest, Table
 from tables.models.tournament import Entrant
 from tables.read import tournament_history
-from tables.write import talk
+from tables.write import push, talk
 from tables.write.announce import group_name, tell
 from tables.write.lobby import clean_name
 from tables.write.path import Change, Refused, apply_change
@@ -154,6 +154,8 @@ def answer(table_id: int, hashes: Iterable[str], request_id: int, reply: str) ->
         request.save(update_fields=["status"])
         if reply != "no":
             seat_waiting(change)
+            host = change.name_of(table.host_position)
+            transaction.on_commit(lambda: push.let_in(request.claim_hash, host, table.code))
         transaction.on_commit(lambda: _announce(table.id))
         return request
 

@@ -8,7 +8,8 @@ vanished, sets the next deadline (``tables.write.deadlines``), bumps the version
 transaction has committed, tells the table's group "table X changed, version N"
 (``tables.write.announce``; never anything hidden; for a change of play also the public actions
 taken and the row's new values, so that other server processes work the version out instead of
-loading it: ``Step``). ``mutate`` refuses by raising
+loading it: ``Step``), and a person whose turn it is may be sent a notification
+(``tables.write.push``). ``mutate`` refuses by raising
 ``Refused``: the transaction rolls back and nothing changes.
 
 The changes of play (an action, a deadline fired) are first tried on the version of the table
@@ -47,7 +48,7 @@ from engine.game import Game, GameError
 from engine.history import hand_record
 from tables import cache, commitments, metrics
 from tables.models import FormerClaim, Hand, Seat, Table
-from tables.write import reasons, time_bank
+from tables.write import push, reasons, time_bank
 from tables.write.announce import NotAnnounced as NotAnnounced
 from tables.write.announce import Step, notify
 from tables.write.announce import group_name as group_name
@@ -373,6 +374,7 @@ def _commit(change: Change) -> None:
         cache.remember(table, seats, game)
         cache.keep_seats(table, seats)
         notify(table.id, table.version, step)
+        push.after_change(table, seats, game)  # "your turn" to a locked phone (never raises)
 
     transaction.on_commit(committed)
 

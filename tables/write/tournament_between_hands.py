@@ -47,6 +47,7 @@ from tables import cache
 from tables.models import Hand, Seat, Table
 from tables.models.tournament import Entrant, Tournament
 from tables.read.tournament_lobby import playing_seconds
+from tables.write import push
 from tables.write.announce import group_name, tell
 from tables.write.late import seat_waiting
 from tables.write.lobby import deal
@@ -456,3 +457,4 @@ def _tell(notes: list[dict[str, Any]]) -> None:
     # finds its new table on its next load.
     for note in notes:
         tell(group_name(note["table_id"]), moved_message(note))
+        push.moved(note["claim"], note["code"], note["table"], note["seat"])

@@ -63,7 +63,7 @@ def test_every_page_of_the_tables_and_tournaments_is_private() -> None:
             kwargs[key] = {
                 "code": tournament.code if name.startswith("tournament:") else table.code,
                 "number": first.number, "position": 0, "seat": 0, "request_id": 1,
-                "token": "x",
+                "token": "x", "night_id": 1,
             }[key]
         response = host.get(reverse(name, kwargs=kwargs))
         assert _private(response), (name, response.status_code, response.get("Cache-Control"))

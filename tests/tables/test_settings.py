@@ -51,6 +51,8 @@ def test_good_values_are_read(monkeypatch: pytest.MonkeyPatch) -> None:
         ({"DEBUG": "false", "SECRET_KEY": ""}, "SECRET_KEY must be set"),
         ({"TABLES_BOT_PAUSE": "-1"}, "TABLES_BOT_PAUSE"),
         ({"PUBLIC_URL": "poker.example.org"}, "PUBLIC_URL must start with http"),
+        ({"VAPID_SUBJECT": "admin@example.org"}, "VAPID_SUBJECT must start with mailto:"),
+        ({"VAPID_PRIVATE_KEY": "abc", "VAPID_PUBLIC_KEY": "def"}, "VAPID_P"),
     ],
 )
 def test_the_app_refuses_to_start_with_a_bad_setting(env: dict[str, str], message: str) -> None:
