@@ -13,7 +13,8 @@ and then, with the app's writer changing a table through the write path (tests/h
    once: ``primary_start_timeout`` 0);
 3. ``--runs`` times: SIGKILL to the primary's Patroni and postmaster together, as when its
    machine dies (the standby waits for the leader key to expire: ``ttl``), then its Patroni
-   started again (the machine back).
+   started again (the machine back);
+4. ``--runs`` times: ``patronictl switchover`` (maintenance by hand).
 
 Each failover reports: seconds from the kill to the standby's promotion, to the first change
 begun after the kill and acknowledged, to the old primary being the synchronous standby again;
@@ -31,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.ha.failover import commit_latencies, kill_the_primary, migrate
+from tests.ha.failover import HOW, commit_latencies, kill_the_primary, migrate
 from tests.ha.patroni_cluster import Cluster, available
 
 OUT = Path(__file__).resolve().parent / "out" / "ha"
@@ -46,7 +47,7 @@ def main() -> None:
     if missing:
         raise SystemExit(missing)
     cluster = Cluster(Path(tempfile.mkdtemp(prefix="holdem-ha-bench-")))
-    report: dict[str, Any] = {"latency": [], "postmaster_killed": [], "machine_killed": []}
+    report: dict[str, Any] = {"latency": [], **{how: [] for how in HOW}}
     try:
         began = time.monotonic()
         cluster.start()
@@ -61,13 +62,13 @@ def main() -> None:
                 print("latency", on, figures, flush=True)
         cluster.set_synchronous(True)
         cluster.wait_synchronous(120)
-        for kind in ("postmaster_killed", "machine_killed"):
+        for how in HOW:
             for run in range(args.runs):
-                folder = cluster.folder / f"{kind}-{run}"
+                folder = cluster.folder / f"{how}-{run}"
                 folder.mkdir()
-                result = kill_the_primary(cluster, folder, machine=kind == "machine_killed")
-                report[kind].append(result.figures())
-                print(kind, result.figures(), flush=True)
+                result = kill_the_primary(cluster, folder, how=how)
+                report[how].append(result.figures())
+                print(how, result.figures(), flush=True)
     finally:
         cluster.close()
         OUT.mkdir(parents=True, exist_ok=True)

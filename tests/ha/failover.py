@@ -163,12 +163,33 @@ class Failover:
         }
 
 
-def kill_the_primary(cluster: Cluster, folder: Path, *, machine: bool = False,
+HOW = ("postmaster", "machine", "switchover")
+
+
+def _lose(cluster: Cluster, primary: Node, standby: Node, how: str) -> float:
+    """The primary goes (``how``); the moment, in time.monotonic()."""
+    if how == "switchover":  # maintenance: `patronictl switchover`, as the README says
+        began = time.monotonic()
+        done = subprocess.run(
+            ["patronictl", "-c", str(primary.folder / "patroni.yml"), "switchover",
+             "--leader", primary.name, "--candidate", standby.name, "--force"],
+            capture_output=True, text=True, timeout=120, env=cluster.env)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return began
+    if how == "machine":
+        assert primary.patroni is not None
+        primary.patroni.stop(signal.SIGKILL, 10)
+    return cluster.kill_postmaster(primary)
+
+
+def kill_the_primary(cluster: Cluster, folder: Path, *, how: str = "postmaster",
                      before: int = 100, after: int = 100) -> Failover:
-    """The writer runs; once ``before`` changes are acknowledged the primary's postmaster is
-    killed (``machine``: its Patroni too, as when the whole machine goes); the standby takes
-    over, the writer goes on until ``after`` more are acknowledged and the old primary is back
-    as the synchronous standby (its Patroni started again when it was killed)."""
+    """The writer runs; once ``before`` changes are acknowledged the primary goes: its
+    postmaster killed (``postmaster``), its Patroni too, as when the whole machine goes
+    (``machine``), or handed over by hand (``switchover``); the standby takes over, the writer
+    goes on until ``after`` more are acknowledged and the old primary is back as the
+    synchronous standby (its Patroni started again when it was killed)."""
+    assert how in HOW
     primary = cluster.primary()
     assert primary is not None
     standby = cluster.other(primary)
@@ -177,14 +198,11 @@ def kill_the_primary(cluster: Cluster, folder: Path, *, machine: bool = False,
     try:
         run.wait_acknowledged(before, 300)
         sampler.start()
-        if machine:
-            assert primary.patroni is not None
-            primary.patroni.stop(signal.SIGKILL, 10)
-        killed = cluster.kill_postmaster(primary)
+        killed = _lose(cluster, primary, standby, how)
         promoted = wait_for("the standby promoted", lambda: standby.role() == "primary" and
                             time.monotonic(), 120, step=0.05)
         run.wait_acknowledged(after, 300, after=killed)
-        if machine:
+        if how == "machine":
             cluster.start_node(primary)  # the machine is back
         rejoined = wait_for(
             "the old primary back as the synchronous standby",
