@@ -14,7 +14,9 @@ and then, with the app's writer changing a table through the write path (tests/h
 3. ``--runs`` times: SIGKILL to the primary's Patroni and postmaster together, as when its
    machine dies (the standby waits for the leader key to expire: ``ttl``), then its Patroni
    started again (the machine back);
-4. ``--runs`` times: ``patronictl switchover`` (maintenance by hand).
+4. ``--runs`` times: ``patronictl switchover`` (maintenance by hand);
+5. ``--standby-runs`` times each: the synchronous standby's postmaster killed, then its
+   Patroni and postmaster together (its machine): how long the primary's commits wait.
 
 Each failover reports: seconds from the kill to the standby's promotion, to the first change
 begun after the kill and acknowledged, to the old primary being the synchronous standby again;
@@ -32,7 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.ha.failover import HOW, commit_latencies, kill_the_primary, migrate
+from tests.ha.failover import HOW, commit_latencies, kill_the_primary, kill_the_standby, migrate
 from tests.ha.patroni_cluster import Cluster, available
 
 OUT = Path(__file__).resolve().parent / "out" / "ha"
@@ -41,7 +43,10 @@ OUT = Path(__file__).resolve().parent / "out" / "ha"
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--changes", type=int, default=300)
+    parser.add_argument("--changes", type=int, default=300, help="0: no latency rounds")
+    parser.add_argument("--standby-runs", type=int, default=1)
+    parser.add_argument("--kinds", nargs="+", choices=HOW, default=list(HOW),
+                        help="which ways the primary goes (default: all)")
     args = parser.parse_args()
     missing = available()
     if missing:
@@ -53,7 +58,7 @@ def main() -> None:
         cluster.start()
         migrate(cluster)
         report["cluster_up_seconds"] = round(time.monotonic() - began, 1)
-        for round_ in range(2):
+        for round_ in range(2 if args.changes else 0):
             for on in (True, False):
                 cluster.set_synchronous(on)
                 figures = commit_latencies(cluster, cluster.folder, args.changes,
@@ -62,13 +67,21 @@ def main() -> None:
                 print("latency", on, figures, flush=True)
         cluster.set_synchronous(True)
         cluster.wait_synchronous(120)
-        for how in HOW:
+        for how in args.kinds:
             for run in range(args.runs):
                 folder = cluster.folder / f"{how}-{run}"
                 folder.mkdir()
                 result = kill_the_primary(cluster, folder, how=how)
                 report[how].append(result.figures())
                 print(how, result.figures(), flush=True)
+        for machine in (False, True):
+            for run in range(args.standby_runs):
+                folder = cluster.folder / f"standby-{machine}-{run}"
+                folder.mkdir()
+                figures = kill_the_standby(cluster, folder, machine=machine)
+                key = "standby_machine" if machine else "standby_postmaster"
+                report.setdefault(key, []).append(figures)
+                print(key, figures, flush=True)
     finally:
         cluster.close()
         OUT.mkdir(parents=True, exist_ok=True)

@@ -58,4 +58,9 @@ def parse(url: str, conn_max_age: int) -> dict[str, Any]:
         ports = [port for _host, port in hosts]
         # libpq wants one port for all, or one per host
         settings["PORT"] = ",".join(port or DEFAULT_PORT for port in ports) if any(ports) else ""
+        # A kept connection (CONN_MAX_AGE) may point at a primary that died since it was last
+        # used: Django asks it for a "SELECT 1" before a request's (a websocket message's)
+        # first query and opens a new one, on the new primary, if it does not answer. One
+        # round trip a request, paid only by the deployments that can fail over.
+        settings["CONN_HEALTH_CHECKS"] = True
     return settings

@@ -240,3 +240,41 @@ def commit_latencies(cluster: Cluster, folder: Path, count: int, name: str) -> d
         "p95_ms": round(took[int(0.95 * (len(took) - 1))], 2),
         "mean_ms": round(statistics.fmean(took), 2),
     }
+
+
+def kill_the_standby(cluster: Cluster, folder: Path, *, machine: bool = False,
+                     before: int = 100, after: int = 100) -> dict[str, Any]:
+    """The writer runs; the synchronous standby's postmaster is killed (``machine``: its
+    Patroni too, then started again once the writer has ``after`` more acknowledged): how long
+    the primary's commits waited, what was refused or lost, when the standby was back."""
+    primary = cluster.primary()
+    assert primary is not None
+    standby = cluster.other(primary)
+    run = Writer(cluster, folder / "writer.jsonl")
+    try:
+        run.wait_acknowledged(before, 300)
+        if machine:
+            assert standby.patroni is not None
+            standby.patroni.stop(signal.SIGKILL, 10)
+        killed = cluster.kill_postmaster(standby)
+        run.wait_acknowledged(after, 300, after=killed)
+        if machine:
+            cluster.start_node(standby)
+        back = wait_for("the standby synchronous again", lambda: http_get(
+            f"{standby.rest}/sync", timeout=1)[0] == 200 and time.monotonic(), 300)
+    finally:
+        run.stop()
+    rows = run.rows()
+    around = [r for r in rows if r["end"] >= killed]
+    saved = saved_numbers(primary, run.table)
+    acknowledged = [r["seq"] for r in rows if r["outcome"] == "ok"]
+    return {
+        "longest_change_seconds": round(max(r["end"] - max(r["start"], killed)
+                                            for r in around), 2),
+        "changes_acknowledged": len(acknowledged),
+        "changes_refused_meanwhile": sum(r["outcome"] != "ok" for r in rows),
+        "changes_lost": len(set(acknowledged) - set(saved)),
+        "seconds_to_standby_synchronous_again": round(back - killed, 1),
+        "primary_unchanged": cluster.primary() is primary,
+    }
+

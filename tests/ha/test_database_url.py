@@ -24,6 +24,7 @@ def test_two_hosts_go_to_libpq_as_lists_with_their_ports_and_the_session_attribu
     assert settings["NAME"] == "holdem"
     assert settings["OPTIONS"]["target_session_attrs"] == "read-write"
     assert settings["CONN_MAX_AGE"] == 60
+    assert settings["CONN_HEALTH_CHECKS"] is True  # a kept connection to a dead primary: dropped
 
 
 def test_hosts_without_ports_use_libpqs_default_and_one_missing_port_is_filled() -> None:
@@ -35,6 +36,7 @@ def test_hosts_without_ports_use_libpqs_default_and_one_missing_port_is_filled()
 def test_one_host_is_read_as_before() -> None:
     settings = database.parse("postgres://postgres@127.0.0.1:5432/holdem_test", 60)
     assert settings["HOST"] == "127.0.0.1" and settings["PORT"] == 5432
+    assert settings["CONN_HEALTH_CHECKS"] is False  # no round trip where nothing fails over
     assert database.parse("sqlite:////tmp/a,b.sqlite3", 60)["NAME"] == "/tmp/a,b.sqlite3"
 
 
