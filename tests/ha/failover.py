@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -134,6 +135,8 @@ class Failover:
     unknown: list[int] = field(default_factory=list)
     saved: list[int] = field(default_factory=list)
     two_primaries: list[float] = field(default_factory=list)
+    longest_gap: float = 0.0  # the longest time between two acknowledgements
+
 
     @property
     def lost(self) -> list[int]:
@@ -151,6 +154,7 @@ class Failover:
         return {
             "seconds_to_promotion": round(self.promoted - self.killed, 2),
             "seconds_to_first_change_accepted": round(self.first_accepted - self.killed, 2),
+            "longest_seconds_without_an_acknowledgement": round(self.longest_gap, 2),
             "seconds_to_old_primary_back_as_synchronous_standby":
                 round(self.rejoined - self.killed, 1),
             "changes_acknowledged": len(self.acknowledged),
@@ -213,6 +217,7 @@ def kill_the_primary(cluster: Cluster, folder: Path, *, how: str = "postmaster",
         samples = sampler.stop() if sampler.is_alive() else sampler.samples
     rows = run.rows()
     begun_after = [r for r in rows if r["outcome"] == "ok" and r["start"] >= killed]
+    acked = [r["end"] for r in rows if r["outcome"] == "ok"]
     result = Failover(
         killed=killed, promoted=promoted, first_accepted=min(r["end"] for r in begun_after),
         rejoined=rejoined,
@@ -221,6 +226,7 @@ def kill_the_primary(cluster: Cluster, folder: Path, *, how: str = "postmaster",
         unknown=[r["seq"] for r in rows if r["outcome"] == "unknown"],
         saved=saved_numbers(standby, run.table),
         two_primaries=samples.two_primaries(),
+        longest_gap=max(b - a for a, b in pairwise(acked)),
     )
     # the old primary, a standby now, holds the same changes once it has replayed them
     wait_for("the old primary caught up", lambda: saved_numbers(primary, run.table)

@@ -203,8 +203,11 @@ class Cluster:
     """etcd and two Patroni nodes in ``folder``: ``start()``, then the nodes' roles change as
     the tests kill them; ``close()`` takes it all down (safe at any point, twice too)."""
 
-    def __init__(self, folder: Path, *, fsync: bool = True) -> None:
+    def __init__(self, folder: Path, *, fsync: bool = True, database: str | None = DATABASE,
+                 max_connections: int = 100) -> None:
         self.folder = folder
+        self.database = database  # made at start (None: none)
+        self.max_connections = max_connections
         self.folder.mkdir(parents=True, exist_ok=True)
         _give(self.folder)
         taken: set[int] = set()
@@ -230,10 +233,13 @@ class Cluster:
     # ------------------------------------------------------------------ addresses
     @property
     def database_url(self) -> str:
+        return self.url(self.database or "postgres")
+
+    def url(self, database: str) -> str:
         """The app's DATABASE_URL: both servers, libpq keeps the one that takes writes
         (config.database). connect_timeout bounds a try at a server that does not answer."""
         hosts = ",".join(f"127.0.0.1:{n.pg_port}" for n in self.nodes)
-        return (f"postgres://postgres@{hosts}/{DATABASE}"
+        return (f"postgres://postgres@{hosts}/{database}"
                 "?target_session_attrs=read-write&connect_timeout=2")
 
     def config(self, node: Node) -> dict[str, Any]:
@@ -260,7 +266,7 @@ class Cluster:
                         "use_pg_rewind": True,  # the old primary comes back as a standby
                         "use_slots": True,
                         "parameters": {
-                            "wal_log_hints": "on", "max_connections": 100,
+                            "wal_log_hints": "on", "max_connections": self.max_connections,
                             "shared_buffers": "32MB", "max_wal_senders": 5,
                             "max_replication_slots": 5, "wal_keep_size": "64MB",
                             "hot_standby": "on", "fsync": "on" if self.fsync else "off",
@@ -313,8 +319,9 @@ class Cluster:
         first, second = self.nodes
         self.start_node(first)
         wait_for("the first node primary", lambda: first.role() == "primary", timeout)
-        with psycopg.connect(first.url("postgres"), autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{DATABASE}"')
+        if self.database:
+            with psycopg.connect(first.url("postgres"), autocommit=True) as conn:
+                conn.execute(f'CREATE DATABASE "{self.database}"')
         self.start_node(second)
         self.wait_synchronous(timeout)
 
@@ -345,6 +352,24 @@ class Cluster:
         assert pid is not None, f"{node.name} runs no PostgreSQL"
         os.kill(pid, signal.SIGKILL)
         return time.monotonic()
+
+    def fail_over(self, timeout: float = 180) -> tuple[float, float, str]:
+        """SIGKILL to the primary's postmaster, until the standby is promoted and the old
+        primary is back as its synchronous standby: (the kill, the end) in time.monotonic(),
+        and what happened."""
+        primary = self.primary()
+        assert primary is not None, "no primary"
+        standby = self.other(primary)
+        killed = self.kill_postmaster(primary)
+        promoted = wait_for("the standby promoted",
+                            lambda: standby.role() == "primary" and time.monotonic(), timeout,
+                            step=0.05)
+        back = wait_for("the old primary back as the synchronous standby",
+                        lambda: http_get(f"{primary.rest}/sync", timeout=1)[0] == 200
+                        and time.monotonic(), timeout)
+        return killed, back, (
+            f"{primary.name} killed, {standby.name} primary after {promoted - killed:.1f} s, "
+            f"{primary.name} its synchronous standby after {back - killed:.1f} s")
 
     def set_synchronous(self, on: bool) -> None:
         """Patroni's ``synchronous_mode`` changed for the cluster (etcd), until the primary
