@@ -5,6 +5,7 @@ Used by tests/ha/test_failover.py and ``python -m benchmarks.pg_failover``."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import statistics
 import subprocess
@@ -20,6 +21,15 @@ from tests.ha import writer
 from tests.ha.patroni_cluster import DATABASE, Cluster, Node, Samples, http_get, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "benchmarks" / "out" / "ha"  # figures and logs (not committed)
+
+
+def keep_logs(cluster: Cluster, name: str) -> None:
+    """The servers' logs under benchmarks/out/ha/NAME, for a look afterwards."""
+    logs = OUT / name
+    logs.mkdir(parents=True, exist_ok=True)
+    for log in cluster.folder.glob("*/*.log"):
+        shutil.copy(log, logs / f"{log.parent.name}-{log.name}")
 
 
 def app_env(cluster: Cluster) -> dict[str, str]:

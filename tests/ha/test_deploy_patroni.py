@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import os
-import shutil
 import signal
 import tempfile
 from collections.abc import Iterator
@@ -19,9 +18,9 @@ from typing import Any
 
 import pytest
 
+from tests.ha.failover import keep_logs
 from tests.ha.patroni_cluster import Cluster, Node, http_get, wait_for
 from tests.ha.test_deploy_files import patroni_yml
-from tests.ha.test_failover import OUT
 from tests.ha.test_failover import pytestmark as failover_marks
 
 pytestmark = failover_marks
@@ -58,10 +57,7 @@ def deployed() -> Iterator[Deployed]:
         yield made
     finally:
         made.close()
-        logs = OUT / "deploy-logs"  # kept for a look afterwards (not committed)
-        logs.mkdir(parents=True, exist_ok=True)
-        for log in made.folder.glob("*/*.log"):
-            shutil.copy(log, logs / f"{log.parent.name}-{log.name}")
+        keep_logs(made, "deploy-logs")
     made.remove()
 
 

@@ -14,14 +14,10 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import tempfile
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from tests.ha.failover import kill_the_primary, migrate
+from tests.ha.failover import OUT, kill_the_primary
 from tests.ha.patroni_cluster import Cluster, available
 
 SERVICES_PHASE = os.environ.get("DATABASE_URL", "").startswith("postgres") and bool(
@@ -36,30 +32,13 @@ pytestmark = [
     ),
     pytest.mark.skipif(bool(available()), reason=available() or "-"),
 ]
-OUT = Path(__file__).resolve().parents[2] / "benchmarks" / "out" / "ha"
-
-
-@pytest.fixture
-def cluster() -> Iterator[Cluster]:
-    # not tmp_path: the postgres user runs the servers and must reach the folder
-    made = Cluster(Path(tempfile.mkdtemp(prefix="holdem-ha-")))
-    try:
-        made.start()
-        migrate(made)
-        yield made
-    finally:
-        made.close()
-        logs = OUT / "logs"  # kept for a look afterwards (benchmarks/out/ is not committed)
-        logs.mkdir(parents=True, exist_ok=True)
-        for log in made.folder.glob("*/*.log"):
-            shutil.copy(log, logs / f"{log.parent.name}-{log.name}")
-    made.remove()
 
 
 def test_the_standby_takes_over_from_a_killed_primary_and_no_acknowledged_change_is_lost(
-    cluster: Cluster,
+    ha_cluster: Cluster,
 ) -> None:
-    result = kill_the_primary(cluster, cluster.folder)
+    ha_cluster.wait_synchronous(180)
+    result = kill_the_primary(ha_cluster, ha_cluster.folder)
     figures = result.figures()
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "failover.json").write_text(json.dumps(figures, indent=1))

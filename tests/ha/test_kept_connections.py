@@ -9,29 +9,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
-
-from tests.ha.failover import ROOT, app_env, migrate
+from tests.ha.failover import ROOT, app_env
 from tests.ha.patroni_cluster import Cluster, wait_for
 from tests.ha.test_failover import pytestmark as failover_marks
 
 pytestmark = failover_marks
-
-
-@pytest.fixture
-def cluster() -> Iterator[Cluster]:
-    made = Cluster(Path(tempfile.mkdtemp(prefix="holdem-ha-")))
-    try:
-        made.start()
-        migrate(made)
-        yield made
-    finally:
-        made.close()
-    made.remove()
 
 
 def reader(cluster: Cluster, *args: str) -> subprocess.Popen[str]:
@@ -41,8 +24,10 @@ def reader(cluster: Cluster, *args: str) -> subprocess.Popen[str]:
 
 
 def test_a_kept_connection_to_a_dead_primary_is_replaced_before_a_requests_first_query(
-    cluster: Cluster,
+    ha_cluster: Cluster,
 ) -> None:
+    cluster = ha_cluster
+    cluster.wait_synchronous(180)
     primary = cluster.primary()
     assert primary is not None
     standby = cluster.other(primary)
