@@ -1,7 +1,8 @@
 """The project's configuration: what Django and the servers are started with.
 
-- ``settings``: the settings, from environment variables; ``urls``: the site's URL patterns;
-  ``asgi``: the entry point (HTTP, websockets, the table clock);
+- ``settings``: the settings, from environment variables; ``database``: ``DATABASE_URL``
+  read, several PostgreSQL hosts too (a primary and its standby); ``urls``: the site's URL
+  patterns; ``asgi``: the entry point (HTTP, websockets, the table clock);
 - ``channel_layers``: the channel layer for a ``REDIS_URL`` or Redis Sentinels;
   ``compression``: compressed websocket frames; ``unindent``: pages sent without their
   templates' indentation;

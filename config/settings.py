@@ -9,11 +9,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from config import vapid
+from config import database, vapid
 from config.channel_layers import from_environment as channel_layers_from_environment
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -236,8 +235,10 @@ WSGI_APPLICATION = None
 
 
 def _database(url: str) -> dict[str, Any]:
+    """One host, or a primary and its standby (``config.database``: libpq's list of hosts with
+    ``target_session_attrs=read-write``)."""
     try:
-        return dict(dj_database_url.parse(url, conn_max_age=60))
+        return database.parse(url, conn_max_age=60)
     except Exception as exc:  # the library raises several types for a bad URL
         raise ImproperlyConfigured(f"DATABASE_URL is not a database URL: {exc}") from exc
 

@@ -312,6 +312,15 @@ def _first_seen(frames: list[dict[str, Any]]) -> dict[int, float]:
     return seen
 
 
+def _unanswered(sends: dict[str, list[dict[str, Any]]],
+                fates: dict[str, list[dict[str, Any]]]) -> set[tuple[int, int, int, str]]:
+    """(table, version, seat, kind) of the taps that have no fate at all: sent as play ended
+    (the record stops before the answer), their action may well be in the history."""
+    return {(s["table"], s["version"], s["seat"], s["kind"])
+            for action_id, sent in sends.items() if action_id not in fates
+            for s in sent[:1] if s["kind"] != "sync"}
+
+
 def _check_actions(
     events: list[dict[str, Any]], db: Database, replays: dict[tuple[int, int], Replayed],
     at_version: dict[tuple[int, int], tuple[int, int]],
@@ -385,6 +394,7 @@ def _check_actions(
         elif e["e"] == "frame" and e["player"] in fresh_socket:
             fresh_socket.discard(e["player"])
             catch_ups.add(id(e))
+    unfated = _unanswered(sends, fates)
     timeouts = 0
     for table_id, table in db.tables.items():
         # Only frames received live: the first frame on a new socket is a catch-up, and two
@@ -405,6 +415,9 @@ def _check_actions(
                     in_row[action.seat] = 0
                     continue
                 version = by_index.get((table_id, hand["number"], index))
+                if (table_id, version, action.seat, action.kind.value) in unfated:
+                    in_row[action.seat] = 0  # a tap the record ended before it was answered
+                    continue
                 if version is None or version not in first_seen or (
                     version + 1 not in first_seen
                 ):

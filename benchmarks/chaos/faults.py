@@ -14,7 +14,10 @@ action): see ``drops``.
 - ``pg_immediate``: the same with ``-m immediate`` (a crash: recovery replays the WAL);
 - ``clock``: the clock runs in every process (as before), then in none for 8 to 20 s (every
   Daphne restarted in turn with TABLES_CLOCK_IN_SERVER=false: no deadline fires), then in one
-  (``manage.py runclock``) for 10 to 30 s, then in every process again.
+  (``manage.py runclock``) for 10 to 30 s, then in every process again;
+- ``pg_failover`` (only with ``--patroni``, in place of the two above on PostgreSQL): SIGKILL
+  to the primary's postmaster; Patroni promotes the synchronous standby, and the old primary
+  comes back as its standby (pg_rewind). Once a soak.
 
 A fault's window is from its first act to the moment everything is back (ports accepting).
 """
@@ -26,9 +29,11 @@ import signal
 import time
 from dataclasses import dataclass
 
+from benchmarks.chaos.patroni import PatroniPostgres
 from benchmarks.chaos.stack import Service, Stack, wait_listening
 
 KINDS = ("daphne_kill", "daphne_term", "redis_stop", "pg_fast", "pg_immediate", "clock")
+PATRONI_KINDS = ("pg_failover",)  # the soak with --patroni
 REPEATABLE = ("daphne_kill", "daphne_term", "redis_stop", "pg_fast", "clock")
 WEIGHTS = (3, 3, 2, 2, 1)
 
@@ -40,6 +45,20 @@ class Planned:
     length: float  # how long the service stays away (or the clock stays off / in one)
     target: int  # which Daphne (daphne_*)
     second: float = 0.0  # clock: how long it then runs in one process
+
+
+def kinds_for(requested: list[str], patroni: bool) -> tuple[str, ...]:
+    """The kinds to plan: with Patroni, ``pg_failover`` in place of stopping PostgreSQL (its
+    Patroni would start it again or fail over: the faults would not be what they say)."""
+    stopping = ("pg_fast", "pg_immediate")
+    if not patroni:
+        if "pg_failover" in requested:
+            raise SystemExit("--faults pg_failover needs --patroni")
+        return tuple(requested)
+    kept = [k for k in requested if k not in stopping]
+    if "pg_failover" not in kept and any(k in requested for k in stopping):
+        kept.append("pg_failover")
+    return tuple(kept)
 
 
 def plan(seed: int, seconds: float, calm_tail: float, kinds: tuple[str, ...] = KINDS,
@@ -74,12 +93,15 @@ def _draw(rng: random.Random, kind: str, at: float) -> Planned:
         return Planned(at, kind, rng.uniform(5, 20), target)
     if kind in ("pg_fast", "pg_immediate"):
         return Planned(at, kind, rng.uniform(5, 30), target)
+    if kind == "pg_failover":
+        return Planned(at, kind, 0.0, target)
     return Planned(at, kind, rng.uniform(8, 20), target, rng.uniform(10, 30))
 
 
 def _budget(fault: Planned) -> float:
     """Roughly how long a fault takes, restarts included (for the schedule only)."""
-    restarts = {"daphne_kill": 4, "daphne_term": 6, "clock": 30}.get(fault.kind, 3)
+    restarts = {"daphne_kill": 4, "daphne_term": 6, "clock": 30, "pg_failover": 40}.get(
+        fault.kind, 3)
     return fault.length + fault.second + restarts
 
 
@@ -115,6 +137,9 @@ def inject(stack: Stack, fault: Planned) -> tuple[float, float, str]:
         time.sleep(fault.length)
         end = stack.postgres.start()
         return start, end, f"PostgreSQL stopped -m {mode}, away {end - start:.1f} s"
+    if fault.kind == "pg_failover":
+        assert isinstance(stack.postgres, PatroniPostgres), "pg_failover needs --patroni"
+        return stack.postgres.fail_over()
     if fault.kind == "clock":
         off = {**stack.env, "TABLES_CLOCK_IN_SERVER": "false"}
         for daphne in stack.daphnes:  # a rolling restart: one process away at a time

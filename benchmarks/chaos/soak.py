@@ -20,9 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.chaos import checker, faults
+from benchmarks.chaos.patroni import PatroniPostgres
 from benchmarks.chaos.players import Player, Prober
 from benchmarks.chaos.record import Recorder
 from benchmarks.chaos.stack import PG_BIN, ROOT, Stack
+from tests.ha.failover import Sampler
 
 OUT = ROOT / "benchmarks" / "out" / "chaos"
 LEVELS = ("hard", "medium", "easy")
@@ -95,7 +97,8 @@ async def play(stack: Stack, tables: list[dict[str, Any]], args: argparse.Namesp
     tasks.append(asyncio.create_task(prober.run()))
     seconds = args.minutes * 60
     calm = max(args.turn_seconds + 20.0, 30.0)
-    planned = faults.plan(args.seed, seconds, calm, tuple(args.faults), first_at=args.first_fault)
+    planned = faults.plan(args.seed, seconds, calm, faults.kinds_for(args.faults, args.patroni),
+                          first_at=args.first_fault)
     started = time.monotonic()
 
     async def schedule() -> None:
@@ -184,6 +187,15 @@ def run(args: argparse.Namespace) -> int:
     return 0 if not report.breaches else 1
 
 
+def primaries(stack: Stack) -> Sampler | None:
+    """With --patroni: which servers take writes, sampled during play (split brain)."""
+    if not isinstance(stack.postgres, PatroniPostgres):
+        return None
+    sampler = Sampler(stack.postgres.cluster)
+    sampler.start()
+    return sampler
+
+
 def soak(args: argparse.Namespace) -> tuple[checker.Report, Path]:
     """The whole soak (stack up, play with the faults, stack down, check): the checker's report
     and the record's path. Everything started is stopped, whatever happens."""
@@ -195,7 +207,9 @@ def soak(args: argparse.Namespace) -> tuple[checker.Report, Path]:
     database_path = OUT / f"database-{args.seed}-{stamp}.json"
     folder = Path(tempfile.mkdtemp(prefix="holdem-chaos-"))
     os.chmod(folder, 0o755)  # the postgres user goes through it to its cluster
-    stack = Stack(folder, next_hand_pause=args.next_hand_pause, bot_pause=args.bot_pause)
+    stack = Stack(folder, next_hand_pause=args.next_hand_pause, bot_pause=args.bot_pause,
+                  patroni=args.patroni)
+    two_primaries: list[float] = []
     recorder = Recorder(record_path)
     recorder.add("stack", ports=[stack.postgres.port, stack.redis_port, stack.https, stack.http,
                                  *stack.ports])
@@ -210,9 +224,12 @@ def soak(args: argparse.Namespace) -> tuple[checker.Report, Path]:
                                          "seats": [p["position"] for p in t["players"]]}
                                         for t in tables])
         stack.serve()
+        sampler = primaries(stack)
         print(f"{len(tables)} tables, {sum(len(t['players']) for t in tables)} players; "
               f"playing {args.minutes:g} min", flush=True)
         asyncio.run(play(stack, tables, args, recorder))
+        if sampler is not None:
+            two_primaries = sampler.stop().two_primaries()
         recorder.close()
         database = checker.read_database(stack.postgres.url)
         checker.save_database(database, database_path)
@@ -232,6 +249,8 @@ def soak(args: argparse.Namespace) -> tuple[checker.Report, Path]:
     from benchmarks.chaos.record import load
 
     report = checker.check(load(record_path), database)
+    for moment in two_primaries:  # split brain: two servers took writes at once
+        report.add("split_brain", None, None, None, f"two primaries at {moment:.1f}")
     text = summary(report, args)
     print(text)
     saved = OUT / f"report-{args.seed}-{stamp}.txt"
@@ -249,7 +268,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--tables", type=int, default=30)
     p.add_argument("--turn-seconds", type=int, default=12)
-    p.add_argument("--faults", nargs="+", choices=faults.KINDS, default=list(faults.KINDS))
+    p.add_argument("--faults", nargs="+", choices=faults.KINDS + faults.PATRONI_KINDS,
+                   default=list(faults.KINDS), help="default: every kind (with --patroni: "
+                   "pg_failover in place of pg_fast and pg_immediate)")
+    p.add_argument("--patroni", action="store_true",
+                   help="PostgreSQL as a primary and a synchronous standby under Patroni")
     p.add_argument("--first-fault", type=float, default=15.0,
                    help="seconds of play before the first fault")
     p.add_argument("--drop-share", type=float, default=0.05,

@@ -2,7 +2,8 @@
 
 - PostgreSQL 15: a cluster of its own made with ``initdb`` in a temporary folder (run as the
   ``postgres`` user when this runs as root, as initdb requires), stopped and started with
-  ``pg_ctl`` for the faults;
+  ``pg_ctl`` for the faults; or, with ``patroni``, a primary and its synchronous standby
+  under Patroni (``benchmarks.chaos.patroni``);
 - Redis: a ``redis-server`` of its own, no persistence (a restart loses everything, as a
   restart without a dump file does);
 - three Daphne processes, each started by deploy/systemd/holdem@.service's own ExecStart line;
@@ -28,6 +29,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from benchmarks.chaos.patroni import PatroniPostgres
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
@@ -217,9 +220,10 @@ class Stack:
     down (safe to call at any point, twice too)."""
 
     def __init__(self, folder: Path, *, next_hand_pause: float = 1.0,
-                 bot_pause: str = "0.3,0.9") -> None:
+                 bot_pause: str = "0.3,0.9", patroni: bool = False) -> None:
         self.folder = folder
-        self.postgres = Postgres(folder / "pg")
+        self.postgres: Postgres | PatroniPostgres = (
+            PatroniPostgres(folder / "pg") if patroni else Postgres(folder / "pg"))
         self.redis_port = free_port()
         self.https, self.http = free_port(), free_port()
         self.ports = [free_port() for _ in range(DAPHNES)]

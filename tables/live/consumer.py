@@ -320,9 +320,10 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
             except path.Refused as exc:  # nothing was done: told to this phone only
                 await self.send_notice(error_notice(exc.code, exc.message))
             except DATABASE_AWAY:
-                # The database is away (a restart, a failover): nothing was done and the phone
-                # is told so; the socket stays open, and the same tap may be sent again (its id
-                # counts it once).
+                # The database is away (a restart, a failover): nothing was done (or, when the
+                # COMMIT's answer was lost, perhaps it was: tables.write.reconnect) and the phone
+                # is told to try again; the socket stays open, and the same tap may be sent
+                # again (its id counts it once; a new tap on the old frame is stale).
                 log.warning("table %s: database away for a %s message", self.table_id,
                             message.type)
                 await self.send_notice(error_notice(SAVING_SLOWLY, _saving_slowly()))

@@ -2,7 +2,8 @@
 
 - ``path``: ``apply_change`` locks the table (or, for a change of play, updates the version this
   process holds in one conditional statement), hands out a ``Change``, saves, checks the chips,
-  bumps the version and tells the phones after the commit;
+  bumps the version and tells the phones after the commit; ``reconnect``: a change caught by
+  a failover of the database made once more on a new connection, or refused, never half made;
 - ``lobby``: creating and joining tables, seats and names, the host's controls before the game,
   starting, dealing, playing again;
 - ``play``: a person's action at the table, coming back when away;

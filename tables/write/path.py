@@ -10,7 +10,8 @@ transaction has committed, tells the table's group "table X changed, version N"
 taken and the row's new values, so that other server processes work the version out instead of
 loading it: ``Step``), and a person whose turn it is may be sent a notification
 (``tables.write.push``). ``mutate`` refuses by raising
-``Refused``: the transaction rolls back and nothing changes.
+``Refused``: the transaction rolls back and nothing changes. A change caught by a failover of
+the database is made once more on a new connection, or refused (``tables.write.reconnect``).
 
 The changes of play (an action, a deadline fired) are first tried on the version of the table
 this process holds, saved by one UPDATE that applies only if the row is still at that version
@@ -48,7 +49,7 @@ from engine.game import Game, GameError
 from engine.history import hand_record
 from tables import cache, commitments, metrics
 from tables.models import FormerClaim, Hand, Seat, Table
-from tables.write import push, reasons, time_bank
+from tables.write import push, reasons, reconnect, time_bank
 from tables.write.announce import NotAnnounced as NotAnnounced
 from tables.write.announce import Step, notify
 from tables.write.announce import group_name as group_name
@@ -261,25 +262,37 @@ def apply_change(
             return _apply_held(table_id, mutate)
         except _NeedsLock:
             metrics.write_retried()
-    with transaction.atomic():
-        if skip_locked and connection.features.has_select_for_update_skip_locked:
-            rows = _table_locked_or_skipped(table_id)
-        else:
-            rows = _table_locked(table_id)
-        if not rows:
-            if skip_locked and Table.objects.filter(pk=table_id).exists():
-                raise Busy(table_id)
-            raise Refused("unknown_table", _("There is no table with that code."))
-        table = rows[0]
-        seats = {s.position: s for s in cache.kept_seats(table)}
-        change = Change(
-            table=table, seats=seats, now=timezone.now(),
-            _state_before=table.state, _status_before=table.status,
-            _fields_before=_field_values(table),
-        )
-        result = mutate(change)
-        if change.changed:
-            _commit(change)
+    return reconnect.once_more(table_id, lambda: _apply_locked(table_id, mutate, skip_locked))
+
+
+def _apply_locked(table_id: int, mutate: Callable[[Change], T], skip_locked: bool) -> T:
+    """``apply_change`` under the lock, in one transaction."""
+    committing = False
+    try:
+        with transaction.atomic():
+            if skip_locked and connection.features.has_select_for_update_skip_locked:
+                rows = _table_locked_or_skipped(table_id)
+            else:
+                rows = _table_locked(table_id)
+            if not rows:
+                if skip_locked and Table.objects.filter(pk=table_id).exists():
+                    raise Busy(table_id)
+                raise Refused("unknown_table", _("There is no table with that code."))
+            table = rows[0]
+            seats = {s.position: s for s in cache.kept_seats(table)}
+            change = Change(
+                table=table, seats=seats, now=timezone.now(),
+                _state_before=table.state, _status_before=table.status,
+                _fields_before=_field_values(table),
+            )
+            result = mutate(change)
+            if change.changed:
+                _commit(change)
+            committing = True  # what fails from here on is the COMMIT
+    except Exception as exc:
+        if committing and reconnect.lost_connection(exc):
+            raise reconnect.commit_unknown() from exc
+        raise
     return result
 
 
