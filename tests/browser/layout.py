@@ -9,6 +9,7 @@ that no name of up to 12 characters is cut, and writes ``screenshots/<size>/<sta
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from tests.browser.helpers import SCREENSHOTS
@@ -44,11 +45,84 @@ FREEZE_SCRIPT = """
 })();
 """
 
+# Every tappable element (a link, a button, a field, a summary, a role=button) is at least 44x44
+# CSS px, its label included for a radio or a checkbox. The exceptions, each with its reason:
+# - a link inside a sentence (WCAG 2.5.8's "inline" exception): the sentence sets its height
+#   (words around it; links between dots are a row, not a sentence);
+# - COMPACT below: rows of links that must stay compact take WCAG 2.2 2.5.8's minimum instead,
+#   24x24 or a 24 px circle round the target that touches no other target;
+# - a target the page hides off screen until it has the focus (the skip link);
+# - a disabled control (nothing happens on a tap).
+COMPACT = [
+    # The replayer's and the history's per-hand links in a table row: four or five a row.
+    ".hand-row__links a",
+]
+TARGETS_JS = r"""
+const COMPACT = COMPACT_LIST;
+function targetProblems() {
+  const found = [];
+  const seen = new Set();
+  const shown = el => {
+    const s = getComputedStyle(el);
+    if (s.display === 'none' || s.visibility === 'hidden' || el.closest('[hidden], [inert]'))
+      return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  const label = el => (el.getAttribute('aria-label') || el.textContent || el.value ||
+                       el.name || el.type || '').trim().replace(/\s+/g, ' ').slice(0, 28);
+  const name = el => el.tagName.toLowerCase() +
+    (el.dataset.testid ? '[' + el.dataset.testid + ']' : el.className && typeof el.className
+     === 'string' ? '.' + el.className.trim().split(/\s+/)[0] : '') + ' "' + label(el) + '"';
+  const all = [...document.querySelectorAll(
+    'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button]')];
+  const boxes = new Map();
+  for (const el of all) {
+    if (!shown(el) && !(el.labels && el.labels[0] && shown(el.labels[0]))) continue;
+    if (el.disabled) continue;
+    let r = el.getBoundingClientRect();
+    if ((el.type === 'radio' || el.type === 'checkbox') && el.labels && el.labels[0]) {
+      const l = el.labels[0].getBoundingClientRect();
+      r = {left: Math.min(r.left, l.left), top: Math.min(r.top, l.top),
+           right: Math.max(r.right, l.right), bottom: Math.max(r.bottom, l.bottom)};
+      r.width = r.right - r.left; r.height = r.bottom - r.top;
+    }
+    if (r.right < 0 || r.bottom < 0 || r.left > innerWidth + 2000) continue;  // off screen
+    boxes.set(el, r);
+  }
+  for (const [el, r] of boxes) {
+    if (r.width >= 43.5 && r.height >= 43.5) continue;
+    const style = getComputedStyle(el);
+    // Inline in a sentence: words around it (a row of links between dots is no sentence).
+    if (el.tagName === 'A' && style.display === 'inline' && el.parentElement &&
+        /\p{L}/u.test([...el.parentElement.childNodes].filter(n => n.nodeType === 3)
+                       .map(n => n.textContent).join(''))) continue;
+    const small = `${name(el)} ${r.width.toFixed(0)}x${r.height.toFixed(0)}`;
+    if (!COMPACT.some(sel => el.matches(sel))) {
+      if (!seen.has(small)) found.push('target under 44x44: ' + small);
+      seen.add(small);
+      continue;
+    }
+    if (r.width >= 24 && r.height >= 24) continue;
+    const cx = (r.left + r.right) / 2, cy = (r.top + r.bottom) / 2;
+    for (const [other, o] of boxes) {
+      if (other === el) continue;
+      const dx = Math.max(o.left - cx, 0, cx - o.right), dy = Math.max(o.top - cy, 0, cy - o.bottom);
+      if (Math.hypot(dx, dy) < 12) {
+        found.push('compact target without its 24 px: ' + small);
+        break;
+      }
+    }
+  }
+  return found;
+}
+""".replace("COMPACT_LIST", json.dumps(COMPACT))
+
 # Returns a list of problems (empty: the layout holds). Parts: the bar above the table, each
 # opponent's seat (with its cards, bet and markers), your place (cards, name, chips, bet), the
 # board, the pots, the log or result line, the bar below (actions or waiting) and the pass and
 # play controls, the talk button. Two parts may touch but not overlap by more than a pixel.
-CHECK_JS = r"""
+CHECK_JS = TARGETS_JS + r"""
 () => {
   const vw = window.innerWidth, vh = window.innerHeight, problems = [];
   const visible = el => {
@@ -146,6 +220,7 @@ CHECK_JS = r"""
     if (text.length <= 12 && el.scrollWidth > el.clientWidth + 0.5)
       problems.push(`name cut: ${text} (${el.scrollWidth} > ${el.clientWidth})`);
   });
+  problems.push(...targetProblems());
   // A text cut after N lines is clipped at its padding's edge: vertical padding would show
   // the top of line N + 1 under the ellipsis.
   q('*').forEach(el => {

@@ -25,7 +25,7 @@ from tests.browser.helpers import (
     watch_errors,
 )
 from tests.browser.helpers import SCREENSHOTS as SCREENSHOTS_DIR
-from tests.browser.layout import FREEZE_SCRIPT, check_all_sizes, freeze, thaw
+from tests.browser.layout import FREEZE_SCRIPT, TARGETS_JS, check_all_sizes, freeze, thaw
 
 pytestmark = BROWSER
 
@@ -318,8 +318,8 @@ def test_pass_and_play_hand_off_side_pots_and_game_over_fit_every_size(
     assert not JS_ERRORS, JS_ERRORS
 
 
-PAGE_JS = """() => {
-  const problems = [];
+PAGE_JS = TARGETS_JS + """() => {
+  const problems = targetProblems();
   const doc = document.scrollingElement;
   if (doc.scrollWidth > window.innerWidth + 1)
     problems.push('scrolls sideways: ' + doc.scrollWidth);
