@@ -118,11 +118,66 @@ function targetProblems() {
 }
 """.replace("COMPACT_LIST", json.dumps(COMPACT))
 
+# Inside each seat (opponents' and your own place), what a person reads there never overlaps:
+# the name, the chips, the word of its state (THINKING..., FOLDED...), the learning table's
+# badge, the countdown's seconds, the computer mark and the dealer and blind markers. The name
+# and the chips stay inside the seat's edge; the markers may sit on its corner but never leave
+# the screen.
+SEATS_JS = r"""
+function seatProblems() {
+  const found = [];
+  const shown = el => {
+    if (!el) return false;
+    const s = getComputedStyle(el);
+    if (s.display === 'none' || s.visibility === 'hidden') return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 1 && r.height > 1;
+  };
+  const rect = el => {
+    const r = el.getBoundingClientRect();
+    if (el.matches('[data-why]')) return {l: r.left, t: r.top + 11, r: r.right, b: r.bottom - 11};
+    return {l: r.left, t: r.top, r: r.right, b: r.bottom};
+  };
+  const PARTS = [['name', '.seat__name-text, .me__name-text'], ['chips', '.seat__stack'],
+    ['state', '.seat__state'], ['badge', '[data-why]'], ['seconds', '.seat .countdown__secs'],
+    ['computer mark', '.seat__bot'], ['marker', '.marker']];
+  document.querySelectorAll('#seats .seat, #me').forEach(seat => {
+    const who = (seat.querySelector('.seat__name-text, .me__name-text') || {}).textContent || '?';
+    const edge = rect(seat);
+    const parts = [];
+    for (const [name, sel] of PARTS) {
+      seat.querySelectorAll(sel).forEach(el => {
+        if (!shown(el) || el.closest('.visually-hidden')) return;
+        const clipped = getComputedStyle(el).clip;
+        if (clipped && clipped !== 'auto') return;  // kept for screen readers only
+        parts.push([name === 'marker' ? 'marker ' + el.textContent.trim() : name, rect(el)]);
+      });
+    }
+    for (let i = 0; i < parts.length; i++) {
+      const [a, ra] = parts[i];
+      if ((a === 'name' || a === 'chips') &&
+          (ra.l < edge.l - 1 || ra.r > edge.r + 1 || ra.t < edge.t - 1 || ra.b > edge.b + 1))
+        found.push(`${who.trim()}: the ${a} crosses the seat's edge`);
+      if (ra.l < -1 || ra.r > innerWidth + 1 || ra.t < -1)
+        found.push(`${who.trim()}: the ${a} leaves the screen`);
+      for (let j = i + 1; j < parts.length; j++) {
+        const [b, rb] = parts[j];
+        const w = Math.min(ra.r, rb.r) - Math.max(ra.l, rb.l);
+        const h = Math.min(ra.b, rb.b) - Math.max(ra.t, rb.t);
+        if (w > 1 && h > 1)
+          found.push(`${who.trim()}: the ${a} overlaps the ${b} by ${w.toFixed(0)}x${h.toFixed(0)}`);
+      }
+    }
+  });
+  return found;
+}
+"""
+
 # Returns a list of problems (empty: the layout holds). Parts: the bar above the table, each
 # opponent's seat (with its cards, bet and markers), your place (cards, name, chips, bet), the
 # board, the pots, the log or result line, the bar below (actions or waiting) and the pass and
 # play controls, the talk button. Two parts may touch but not overlap by more than a pixel.
-CHECK_JS = TARGETS_JS + r"""
+CHECK_JS = TARGETS_JS + SEATS_JS + r"""
 () => {
   const vw = window.innerWidth, vh = window.innerHeight, problems = [];
   const visible = el => {
@@ -221,6 +276,7 @@ CHECK_JS = TARGETS_JS + r"""
       problems.push(`name cut: ${text} (${el.scrollWidth} > ${el.clientWidth})`);
   });
   problems.push(...targetProblems());
+  if (screen === 'play' || screen === 'watch') problems.push(...seatProblems());
   // A text cut after N lines is clipped at its padding's edge: vertical padding would show
   // the top of line N + 1 under the ellipsis.
   q('*').forEach(el => {
