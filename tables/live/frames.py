@@ -109,6 +109,7 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "log_tail": log_lines[-12:],
         "last_line": log_lines[-1] if log_lines else "",
         "standings": _standings(snapshot, view, persp),
+        "hands_played": _hands_played(view),
         **_host_rights(snapshot, persp),
         "join_url": options.join_url,
         # The join link as a QR code for friends sitting nearby (lobby only; one per link).
@@ -206,6 +207,16 @@ def _center(hand: dict[str, Any] | None, log_lines: list[str]) -> dict[str, Any]
         "last_line": log_lines[-1] if log_lines else "",
         "events": hand["event_count"] if hand else 0,
     }
+
+
+def _hands_played(view: dict[str, Any] | None) -> int:
+    """The hands played to their end, as the recap counts them: the number of the last hand
+    dealt, less that hand when it was called off (the host ended the game in the middle of it:
+    the game then holds no hand)."""
+    if not view:
+        return 0
+    number = int(view["hand_number"])
+    return number if view["hand"] is not None or number == 0 else number - 1
 
 
 def _standings(
