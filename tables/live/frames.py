@@ -110,6 +110,7 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "last_line": log_lines[-1] if log_lines else "",
         "standings": _standings(snapshot, view, persp),
         "hands_played": _hands_played(view),
+        "ended_early": _ended_early(snapshot, view, mode),
         **_host_rights(snapshot, persp),
         "join_url": options.join_url,
         # The join link as a QR code for friends sitting nearby (lobby only; one per link).
@@ -217,6 +218,18 @@ def _hands_played(view: dict[str, Any] | None) -> int:
         return 0
     number = int(view["hand_number"])
     return number if view["hand"] is not None or number == 0 else number - 1
+
+
+def _ended_early(snapshot: Snapshot, view: dict[str, Any] | None, mode: str) -> dict[str, str]:
+    """Game over while two players or more still had chips: someone ended it (the host, or a
+    moderator closing the table), and every phone is told so, and by whom when the table has a
+    host ("by": their name). Empty: the game ended by itself (one player won every chip)."""
+    if mode != "over" or not view or not view["standings"]:
+        return {}
+    if sum(1 for s in view["standings"] if s.get("chips")) < 2:
+        return {}
+    host = snapshot.host_position
+    return {"by": snapshot.name(host) if host is not None and host in snapshot.seats else ""}
 
 
 def _standings(

@@ -3,6 +3,7 @@
 - Game over and the recap count the same hands: the hands played to their end. A hand the
   host calls off by ending the game is dealt (its number was shown) but not played; game over
   said one more than the recap.
+- A guest is told why the game ended when the host ends it early, and by whom.
 - "Blinds go up after 0 more hands" said on the last hand of a level: "after this hand".
 """
 
@@ -26,11 +27,15 @@ from tests.tables.helpers import game_of, play_out
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _over_count(table: Table, seat: int) -> int:
+def _over(table: Table, seat: int) -> str:
     snapshot = load_snapshot(table.id)
     assert snapshot is not None
     persp = perspective.Perspective((seat,), seat, seat, None)
-    html = frames.render_frame(snapshot, persp, frames.FrameOptions())
+    return frames.render_frame(snapshot, persp, frames.FrameOptions())
+
+
+def _over_count(table: Table, seat: int) -> int:
+    html = _over(table, seat)
     found = re.search(r"(\d+) hands? played", html)
     assert found, "no count of hands on the game over screen"
     return int(found.group(1))
@@ -52,6 +57,11 @@ def test_game_over_counts_the_hands_the_recap_counts_when_the_host_ends_mid_hand
     assert played == running - 1
     assert len(recap.build(table).hands) == played
     assert _over_count(table, 0) == played
+    # Every phone, the guest's too, is told why the game ended and by whom.
+    for seat in (0, 1):
+        assert "Asha, the host, ended the game before anyone had won every chip" in _over(
+            table, seat
+        )
 
 
 def test_the_last_hand_of_a_level_says_the_blinds_go_up_after_this_hand() -> None:
@@ -76,3 +86,4 @@ def test_game_over_counts_the_hands_the_recap_counts_when_the_game_ends_by_itsel
     assert played == game_of(table).hand_number
     assert len(recap.build(table).hands) == played
     assert _over_count(table, 0) == played
+    assert 'data-testid="over-why"' not in _over(table, 0)  # one player won every chip
