@@ -282,7 +282,7 @@ def _data(
             data["runout"] = {**odds, "words": {
                 "win": gettext("Win"), "split": gettext("Split"),
                 "exact": gettext("Chance to win: every card to come counted"),
-                "simulated": gettext("Chance to win: simulated, {margin} points"),
+                "simulated": gettext("Chance to win: close estimate, from many deals"),
             }}
     return data
 
