@@ -20,6 +20,14 @@ from tests.browser.layout import FREEZE_SCRIPT, check_all_sizes, freeze, thaw
 
 pytestmark = BROWSER
 
+TALK_OVER_LOBBY = """() => {
+  const talk = document.querySelector('[data-chat-toggle]').getBoundingClientRect();
+  return [...document.querySelectorAll('.lobby > *')].filter(el => {
+    const r = el.getBoundingClientRect();
+    return r.width && Math.min(r.right, talk.right) - Math.max(r.left, talk.left) > 1 &&
+      Math.min(r.bottom, talk.bottom) - Math.max(r.top, talk.top) > 1;
+  }).map(el => el.className);
+}"""
 LOOK = """() => ({
   thinking: !!document.querySelector('#seats .seat--turn .countdown__secs'),
   mine: !!document.querySelector('[data-testid=action-bar]'),
@@ -52,6 +60,12 @@ def test_a_seats_name_badges_countdown_and_markers_never_overlap(
     asha.locator("details:has(input[name=seats]) > summary").click()
     asha.check("input[name=seats][value='6']")
     asha.get_by_test_id("create-submit").click()
+    # The talk button covers no card of the lobby, at the two phone sizes people use most.
+    for width, height in [(320, 568), (390, 844)]:
+        asha.set_viewport_size({"width": width, "height": height})
+        covered = asha.evaluate(TALK_OVER_LOBBY)
+        assert not covered, f"{width}x{height}: the talk button covers {covered}"
+    asha.set_viewport_size({"width": 390, "height": 844})
     link = asha.locator("#join-link").get_attribute("href")
     bikash.goto(link)
     bikash.fill("#join-name", "Bikash")
