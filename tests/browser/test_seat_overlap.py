@@ -15,7 +15,14 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, take_turn, watch_errors
+from tests.browser.helpers import (
+    BROWSER,
+    JS_ERRORS,
+    LiveServer,
+    start_computer_game,
+    take_turn,
+    watch_errors,
+)
 from tests.browser.layout import FREEZE_SCRIPT, check_all_sizes, freeze, thaw
 
 pytestmark = BROWSER
@@ -100,3 +107,24 @@ def test_a_seats_name_badges_countdown_and_markers_never_overlap(
     assert not found, found
     assert seen == wanted, seen
     assert not JS_ERRORS, JS_ERRORS
+
+
+def test_a_long_notice_is_as_wide_as_the_screen_allows(
+    app_server: LiveServer, browser: Any
+) -> None:
+    """A notice of a sentence or two (the learning table switched on, say) reads as a line or
+    two across the top, not as a narrow dark column over the controls below it."""
+    page = _phone(browser, "en")
+    page.set_viewport_size({"width": 320, "height": 568})
+    start_computer_game(page, app_server, "Asha")
+    box = page.evaluate("""() => {
+      const notice = document.getElementById('table-notice');
+      notice.textContent = 'Learning table on: the computer players say why they act, and ' +
+        'the hint button shows the odds.';
+      const r = notice.getBoundingClientRect();
+      return {left: r.left, right: r.right, height: r.height,
+              line: parseFloat(getComputedStyle(notice).lineHeight) || 20};
+    }""")
+    assert box["left"] >= 0 and box["right"] <= 320, box
+    assert box["right"] - box["left"] > 280, box
+    assert box["height"] < 5 * box["line"], box  # three lines of text and its padding at most
