@@ -54,8 +54,8 @@ FREEZE_SCRIPT = """
 # - a target the page hides off screen until it has the focus (the skip link);
 # - a disabled control (nothing happens on a tap).
 COMPACT = [
-    # The replayer's and the history's per-hand links in a table row: four or five a row.
-    ".hand-row__links a",
+    # The tournament's line above the table: one link in a strip the table's height leaves.
+    ".tourney-line a",
 ]
 TARGETS_JS = r"""
 const COMPACT = COMPACT_LIST;
