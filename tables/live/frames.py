@@ -221,12 +221,15 @@ def _hands_played(view: dict[str, Any] | None) -> int:
 
 
 def _ended_early(snapshot: Snapshot, view: dict[str, Any] | None, mode: str) -> dict[str, str]:
-    """Game over while two players or more still had chips: someone ended it (the host, or a
-    moderator closing the table), and every phone is told so, and by whom when the table has a
-    host ("by": their name). Empty: the game ended by itself (one player won every chip)."""
+    """Game over while a person and someone else still had chips: someone ended it (the host,
+    or a moderator closing the table), and every phone is told so, and by whom when the table
+    has a host ("by": their name). Empty: the game ended by itself (one player won every chip,
+    or no person had chips left: R33)."""
     if mode != "over" or not view or not view["standings"]:
         return {}
-    if sum(1 for s in view["standings"] if s.get("chips")) < 2:
+    holding = [s["seat"] for s in view["standings"] if s.get("chips")]
+    people = [p for p in holding if p in snapshot.seats and not snapshot.seats[p].is_computer]
+    if len(holding) < 2 or not people:
         return {}
     host = snapshot.host_position
     return {"by": snapshot.name(host) if host is not None and host in snapshot.seats else ""}
