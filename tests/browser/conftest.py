@@ -23,6 +23,7 @@ import pytest
 from tests.browser.helpers import (
     CHROMIUM,
     CHROMIUM_ARGS,
+    EXPECTED_CONSOLE,
     JS_ERRORS,
     PHONE,
     ROOT,
@@ -124,9 +125,11 @@ def _own_js_errors() -> Iterator[None]:
     by its end. An error of a test that failed is that test's, and does not fail every test
     after it in the same worker (a page still open when a test fails may log one more)."""
     JS_ERRORS.clear()
+    EXPECTED_CONSOLE.clear()
     yield
     errors = list(JS_ERRORS)
     JS_ERRORS.clear()
+    EXPECTED_CONSOLE.clear()
     assert not errors, "JavaScript errors:\n" + "\n".join(errors)
 
 

@@ -43,6 +43,17 @@ a request the network (or a test cutting it) let fail. The page tries again by i
 (static/js/live.js; tests/browser/test_reconnect.py)."""
 
 
+EXPECTED_CONSOLE: list[re.Pattern[str]] = []
+"""Console errors the running test provokes on purpose (``expect_console``); emptied before
+each test with JS_ERRORS."""
+
+
+def expect_console(pattern: str) -> None:
+    """Let the running test provoke a console error matching ``pattern`` (a refusal page it
+    asks for on purpose: the browser writes "Failed to load resource: ... 403")."""
+    EXPECTED_CONSOLE.append(re.compile(pattern))
+
+
 def watch_errors(page: Any, skip: Any = None) -> None:
     """Put every uncaught error and every ``console.error`` of ``page`` on record in JS_ERRORS
     (``skip``: a test of a message that is recorded elsewhere, such as the policy's refusals)."""
@@ -50,6 +61,8 @@ def watch_errors(page: Any, skip: Any = None) -> None:
 
     def console(message: Any) -> None:
         if message.type != "error" or NETWORK_NOISE.search(message.text):
+            return
+        if any(p.search(message.text) for p in EXPECTED_CONSOLE):
             return
         if skip is not None and skip(message):
             return
