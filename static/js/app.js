@@ -315,6 +315,58 @@
     typed = null;
   });
 
+  /* The "what happened this hand" drawer is left as the person left it by a new view. Open, it
+     stays the very same elements (a tap on "Earlier hands" lands, however often the table
+     changes; the scroll and the focus stay), only its lines brought up to date. When a new hand
+     begins, the last hand's lines (who won) stay in it, under "Last hand". */
+  var drawer = null;
+  function handShown() {
+    var hand = document.querySelector("#table-frame [data-hand]");
+    return hand ? hand.getAttribute("data-hand") : "";
+  }
+  function links(node) {
+    return Array.prototype.map.call(node.querySelectorAll("a"), function (a) {
+      return a.getAttribute("href");
+    }).join(" ");
+  }
+  document.addEventListener("holdem:frame-before", function () {
+    var node = document.querySelector("#table-frame .log-drawer");
+    drawer = node && {
+      node: node, hand: handShown(),
+      focused: node.contains(document.activeElement) ? document.activeElement : null,
+      lines: node.querySelector("#log").innerHTML,
+      last: node.querySelector("[data-log-last]"),
+    };
+  });
+  document.addEventListener("holdem:frame-after", function () {
+    var old = drawer, fresh = document.querySelector("#table-frame .log-drawer");
+    drawer = null;
+    if (!old || !fresh || fresh === old.node) return;
+    var last = fresh.querySelector("[data-log-last]");
+    if (old.hand !== handShown() && old.hand) {
+      last.querySelector("[data-log-last-lines]").innerHTML = old.lines;
+      last.hidden = false;
+    } else if (!old.last.hidden) {
+      last.querySelector("[data-log-last-lines]").innerHTML =
+        old.last.querySelector("[data-log-last-lines]").innerHTML;
+      last.hidden = false;
+    }
+    if (!old.node.open) return;
+    if (links(old.node) !== links(fresh)) {
+      fresh.open = true;
+      return;
+    }
+    var lines = fresh.querySelector("#log").innerHTML;
+    if (old.node.querySelector("#log").innerHTML !== lines) {
+      old.node.querySelector("#log").innerHTML = lines;
+    }
+    if (old.last.hidden !== last.hidden || old.last.innerHTML !== last.innerHTML) {
+      old.last.replaceWith(last);
+    }
+    fresh.replaceWith(old.node);
+    if (old.focused && document.activeElement !== old.focused) old.focused.focus();
+  });
+
   /* A name shortened with an ellipsis: a tap on its seat shows it whole (screen readers
      already read it whole). */
   document.addEventListener("click", function (e) {

@@ -255,6 +255,51 @@
     follow();
   }
 
+  /* The answer to one of the table's own form posts (start, join, leave, play again) is a frame
+     too, and is drawn the same way, at the document. The websocket may have drawn the next
+     view first and taken the form that asked out of the page: htmx would then look for the
+     frame inside that detached form (htmx:oobErrorNoTarget) and draw nothing, and its events
+     no longer reach the document; so the answer is taken at the request itself. An answer
+     older than the view on screen keeps its notice but not its frame. */
+  function isFrame(html) {
+    return typeof html === "string" && html.indexOf('id="table-frame"') !== -1;
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var xhr = e.detail.xhr, asker = e.detail.elt;
+    if (!root || !xhr || !root.contains(asker)) return;
+    var htmxLoad = xhr.onload;
+    xhr.onload = function () {
+      if (!document.body.contains(asker) && xhr.status >= 200 && xhr.status < 300 &&
+          isFrame(xhr.responseText)) {
+        receive(withoutOlderFrame(xhr.responseText));
+        return;
+      }
+      return htmxLoad.apply(this, arguments);
+    };
+  });
+
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var html = e.detail.serverResponse;
+    if (!root || !e.detail.shouldSwap || !isFrame(html)) return;
+    e.detail.shouldSwap = false;
+    receive(withoutOlderFrame(html));
+  });
+
+  function withoutOlderFrame(html) {
+    var frame = document.getElementById("table-frame");
+    var shown = frame ? Number(frame.getAttribute("data-version")) : 0;
+    var drawn = /id="table-frame"[^>]*?data-version="(\d+)"/.exec(html);
+    if (!drawn || Number(drawn[1]) >= shown) return html;
+    var holder = document.createElement("template");
+    holder.innerHTML = html;
+    ["table-frame", "table-data"].forEach(function (id) {
+      var old = holder.content.getElementById(id);
+      if (old) old.remove();
+    });
+    return holder.innerHTML;
+  }
+
   /* A notice naming a page to go on to (a tournament moved this player to another table
      between hands): shown for a moment, then that page opens without a tap. */
   function follow() {

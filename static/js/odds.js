@@ -111,7 +111,7 @@
       note.setAttribute("data-testid", "runout-note");
       note.textContent = stage.method === "exact"
         ? word("exact")
-        : word("simulated").replace("{margin}", "±" + stage.margin);
+        : word("simulated");
       center.appendChild(note);
     }
     Holdem.announce(s.data.seats.map(function (seat, j) {

@@ -115,6 +115,8 @@ def frame_context(snapshot: Snapshot, persp: Perspective, options: FrameOptions)
         "log_tail": log_lines[-12:],
         "last_line": log_lines[-1] if log_lines else "",
         "standings": _standings(snapshot, view, persp),
+        "hands_played": _hands_played(view),
+        "ended_early": _ended_early(snapshot, view, mode),
         **_host_rights(snapshot, persp),
         "join_url": options.join_url,
         # The join link as a QR code for friends sitting nearby (lobby only; one per link).
@@ -215,6 +217,31 @@ def _center(hand: dict[str, Any] | None, log_lines: list[str]) -> dict[str, Any]
     }
 
 
+def _hands_played(view: dict[str, Any] | None) -> int:
+    """The hands played to their end, as the recap counts them: the number of the last hand
+    dealt, less that hand when it was called off (the host ended the game in the middle of it:
+    the game then holds no hand)."""
+    if not view:
+        return 0
+    number = int(view["hand_number"])
+    return number if view["hand"] is not None or number == 0 else number - 1
+
+
+def _ended_early(snapshot: Snapshot, view: dict[str, Any] | None, mode: str) -> dict[str, str]:
+    """Game over while a person and someone else still had chips: someone ended it (the host,
+    or a moderator closing the table), and every phone is told so, and by whom when the table
+    has a host ("by": their name). Empty: the game ended by itself (one player won every chip,
+    or no person had chips left: R33)."""
+    if mode != "over" or not view or not view["standings"]:
+        return {}
+    holding = [s["seat"] for s in view["standings"] if s.get("chips")]
+    people = [p for p in holding if p in snapshot.seats and not snapshot.seats[p].is_computer]
+    if len(holding) < 2 or not people:
+        return {}
+    host = snapshot.host_position
+    return {"by": snapshot.name(host) if host is not None and host in snapshot.seats else ""}
+
+
 def _standings(
     snapshot: Snapshot, view: dict[str, Any] | None, persp: Perspective
 ) -> list[dict[str, Any]] | None:
@@ -265,7 +292,7 @@ def _data(
             data["runout"] = {**odds, "words": {
                 "win": gettext("Win"), "split": gettext("Split"),
                 "exact": gettext("Chance to win: every card to come counted"),
-                "simulated": gettext("Chance to win: simulated, {margin} points"),
+                "simulated": gettext("Chance to win: close estimate, from many deals"),
             }}
     return data
 

@@ -286,7 +286,8 @@ def play_screen(context: Any) -> SafeString:
 
 
 def _top_bar(context: Any, kept: _Kept) -> list[str]:
-    """The bar above the table: blinds and hand number, the log drawer, sound and language."""
+    """The bar above the table: blinds and hand number, the log drawer (with the deck's code),
+    sound and language."""
     code = context["code"]
     persp = context["persp"]
     csrf_token = context.get("csrf_token")
@@ -298,12 +299,14 @@ def _top_bar(context: Any, kept: _Kept) -> list[str]:
         kept.part((top["watching"],), "table/_table_info.html", {"top": top}),
         "  ",
         # The log grows by a line or so at every change: its frame is kept, the lines filled in.
-        kept.part((bool(persp.mine),), "table/_log_drawer.html", {
+        kept.part((bool(persp.mine), bool(top["deck"])), "table/_log_drawer.html", {
             "log": slot("log") if context["log_tail"] else "",
+            "deck": slot("deck") if top["deck"] else "",
             "history": bool(persp.mine), "history_url": slot("history_url"),
             "move_url": slot("move_url"),
         }, lambda: {
-            "log": _log_items(context["log_tail"]), "history_url": table_url("history", code),
+            "log": _log_items(context["log_tail"]), "deck": top["deck"],
+            "history_url": table_url("history", code),
             "move_url": table_url("seat_moves", code),
         }),
         "  ",

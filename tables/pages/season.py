@@ -36,13 +36,14 @@ from tables.write import game_nights as planning
 from tables.write import groups, identity
 from tables.write.path import Refused
 
+# Plain words first, the trackers' abbreviation after them (how_to_play explains each).
 LABELS = {
     "hands": gettext_lazy("Hands"),
-    "vpip": gettext_lazy("VPIP"),
-    "pfr": gettext_lazy("PFR"),
-    "three_bet": gettext_lazy("Three-bet"),
-    "fold_to_three_bet": gettext_lazy("Fold to three-bet"),
-    "aggression": gettext_lazy("Aggression"),
+    "vpip": gettext_lazy("Put chips in before the flop (VPIP)"),
+    "pfr": gettext_lazy("Raised before the flop (PFR)"),
+    "three_bet": gettext_lazy("Raised a raise before the flop (three-bet)"),
+    "fold_to_three_bet": gettext_lazy("Folded when their raise was raised (fold to three-bet)"),
+    "aggression": gettext_lazy("Bets and raises for each call (aggression)"),
     "showdown": gettext_lazy("Went to showdown"),
     "won_showdown": gettext_lazy("Won at showdown"),
     "per_100": gettext_lazy("Chips per 100 hands"),
@@ -63,6 +64,8 @@ def shown_line(t: Tally) -> list[dict[str, object]]:
 
 
 def _figure_text(f: Figure) -> str:
+    if f.value is None and f.key == "aggression" and f.sample:
+        return str(_("only bets and raises, no call"))  # a factor of calls has no value then
     if f.value is None:
         return "–"
     if f.unit == "percent":

@@ -20,7 +20,16 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import CHROMIUM, CHROMIUM_ARGS, JS_ERRORS, PHONE, ROOT, LiveServer
+from tests.browser.helpers import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    EXPECTED_CONSOLE,
+    JS_ERRORS,
+    PHONE,
+    ROOT,
+    LiveServer,
+    watch_errors,
+)
 
 
 def _free_port() -> int:
@@ -111,12 +120,17 @@ def csp_violations_in(message: Any) -> bool:
 
 @pytest.fixture(autouse=True)
 def _own_js_errors() -> Iterator[None]:
-    """Each test starts with no JavaScript errors on record: an error of a test that failed is
-    that test's, and does not fail every test after it in the same worker (a page still open
-    when a test fails may log one more)."""
+    """Each test starts with no JavaScript errors on record, and fails if any page it opened
+    reported one (an uncaught error or a ``console.error``: tests/browser/helpers.watch_errors)
+    by its end. An error of a test that failed is that test's, and does not fail every test
+    after it in the same worker (a page still open when a test fails may log one more)."""
     JS_ERRORS.clear()
+    EXPECTED_CONSOLE.clear()
     yield
+    errors = list(JS_ERRORS)
     JS_ERRORS.clear()
+    EXPECTED_CONSOLE.clear()
+    assert not errors, "JavaScript errors:\n" + "\n".join(errors)
 
 
 @pytest.fixture
@@ -146,7 +160,7 @@ def new_phone(browser: Any, csp_violations: list[str]) -> Iterator[Any]:
         ) if csp_violations_in(message) else None)
         contexts.append(context)
         page = context.new_page()
-        page.on("pageerror", lambda exc: JS_ERRORS.append(f"{page.url}: {exc}"))
+        watch_errors(page, skip=csp_violations_in)
         return page
 
     yield make

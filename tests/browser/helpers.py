@@ -33,8 +33,42 @@ BROWSER = [
 ]
 
 JS_ERRORS: list[str] = []
-"""Uncaught JavaScript errors of the pages of the running test (emptied before each test by
-the ``_own_js_errors`` fixture); tests assert it stays empty."""
+"""Uncaught JavaScript errors and console errors of the pages of the running test (emptied
+before each test by the ``_own_js_errors`` fixture, which fails the test if any is left when it
+ends); tests may also assert it stays empty at a point of their own."""
+
+NETWORK_NOISE = re.compile(r"^WebSocket connection to '[^']*' failed|net::ERR_")
+"""Console errors the browser writes about the network, not the page: a websocket handshake or
+a request the network (or a test cutting it) let fail. The page tries again by itself
+(static/js/live.js; tests/browser/test_reconnect.py)."""
+
+
+EXPECTED_CONSOLE: list[re.Pattern[str]] = []
+"""Console errors the running test provokes on purpose (``expect_console``); emptied before
+each test with JS_ERRORS."""
+
+
+def expect_console(pattern: str) -> None:
+    """Let the running test provoke a console error matching ``pattern`` (a refusal page it
+    asks for on purpose: the browser writes "Failed to load resource: ... 403")."""
+    EXPECTED_CONSOLE.append(re.compile(pattern))
+
+
+def watch_errors(page: Any, skip: Any = None) -> None:
+    """Put every uncaught error and every ``console.error`` of ``page`` on record in JS_ERRORS
+    (``skip``: a test of a message that is recorded elsewhere, such as the policy's refusals)."""
+    page.on("pageerror", lambda exc: JS_ERRORS.append(f"{page.url}: {exc}"))
+
+    def console(message: Any) -> None:
+        if message.type != "error" or NETWORK_NOISE.search(message.text):
+            return
+        if any(p.search(message.text) for p in EXPECTED_CONSOLE):
+            return
+        if skip is not None and skip(message):
+            return
+        JS_ERRORS.append(f"{page.url}: console.error {message.text}")
+
+    page.on("console", console)
 
 
 class LiveServer:

@@ -9,6 +9,7 @@ that no name of up to 12 characters is cut, and writes ``screenshots/<size>/<sta
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from tests.browser.helpers import SCREENSHOTS
@@ -44,11 +45,139 @@ FREEZE_SCRIPT = """
 })();
 """
 
+# Every tappable element (a link, a button, a field, a summary, a role=button) is at least 44x44
+# CSS px, its label included for a radio or a checkbox. The exceptions, each with its reason:
+# - a link inside a sentence (WCAG 2.5.8's "inline" exception): the sentence sets its height
+#   (words around it; links between dots are a row, not a sentence);
+# - COMPACT below: rows of links that must stay compact take WCAG 2.2 2.5.8's minimum instead,
+#   24x24 or a 24 px circle round the target that touches no other target;
+# - a target the page hides off screen until it has the focus (the skip link);
+# - a disabled control (nothing happens on a tap).
+COMPACT = [
+    # The tournament's line above the table: one link in a strip the table's height leaves.
+    ".tourney-line a",
+]
+TARGETS_JS = r"""
+const COMPACT = COMPACT_LIST;
+function targetProblems() {
+  const found = [];
+  const seen = new Set();
+  const shown = el => {
+    const s = getComputedStyle(el);
+    if (s.display === 'none' || s.visibility === 'hidden' || el.closest('[hidden], [inert]'))
+      return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  const label = el => (el.getAttribute('aria-label') || el.textContent || el.value ||
+                       el.name || el.type || '').trim().replace(/\s+/g, ' ').slice(0, 28);
+  const name = el => el.tagName.toLowerCase() +
+    (el.dataset.testid ? '[' + el.dataset.testid + ']' : el.className && typeof el.className
+     === 'string' ? '.' + el.className.trim().split(/\s+/)[0] : '') + ' "' + label(el) + '"';
+  const all = [...document.querySelectorAll(
+    'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button]')];
+  const boxes = new Map();
+  for (const el of all) {
+    if (!shown(el) && !(el.labels && el.labels[0] && shown(el.labels[0]))) continue;
+    if (el.disabled) continue;
+    let r = el.getBoundingClientRect();
+    if ((el.type === 'radio' || el.type === 'checkbox') && el.labels && el.labels[0]) {
+      const l = el.labels[0].getBoundingClientRect();
+      r = {left: Math.min(r.left, l.left), top: Math.min(r.top, l.top),
+           right: Math.max(r.right, l.right), bottom: Math.max(r.bottom, l.bottom)};
+      r.width = r.right - r.left; r.height = r.bottom - r.top;
+    }
+    if (r.right < 0 || r.bottom < 0 || r.left > innerWidth + 2000) continue;  // off screen
+    boxes.set(el, r);
+  }
+  for (const [el, r] of boxes) {
+    if (r.width >= 43.5 && r.height >= 43.5) continue;
+    const style = getComputedStyle(el);
+    // Inline in a sentence: words around it (a row of links between dots is no sentence).
+    if (el.tagName === 'A' && style.display === 'inline' && el.parentElement &&
+        /\p{L}/u.test([...el.parentElement.childNodes].filter(n => n.nodeType === 3)
+                       .map(n => n.textContent).join(''))) continue;
+    const small = `${name(el)} ${r.width.toFixed(0)}x${r.height.toFixed(0)}`;
+    if (!COMPACT.some(sel => el.matches(sel))) {
+      if (!seen.has(small)) found.push('target under 44x44: ' + small);
+      seen.add(small);
+      continue;
+    }
+    if (r.width >= 24 && r.height >= 24) continue;
+    const cx = (r.left + r.right) / 2, cy = (r.top + r.bottom) / 2;
+    for (const [other, o] of boxes) {
+      if (other === el) continue;
+      const dx = Math.max(o.left - cx, 0, cx - o.right), dy = Math.max(o.top - cy, 0, cy - o.bottom);
+      if (Math.hypot(dx, dy) < 12) {
+        found.push('compact target without its 24 px: ' + small);
+        break;
+      }
+    }
+  }
+  return found;
+}
+""".replace("COMPACT_LIST", json.dumps(COMPACT))
+
+# Inside each seat (opponents' and your own place), what a person reads there never overlaps:
+# the name, the chips, the word of its state (THINKING..., FOLDED...), the learning table's
+# badge, the countdown's seconds, the computer mark and the dealer and blind markers. The name
+# and the chips stay inside the seat's edge; the markers may sit on its corner but never leave
+# the screen.
+SEATS_JS = r"""
+function seatProblems() {
+  const found = [];
+  const shown = el => {
+    if (!el) return false;
+    const s = getComputedStyle(el);
+    if (s.display === 'none' || s.visibility === 'hidden') return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 1 && r.height > 1;
+  };
+  const rect = el => {
+    const r = el.getBoundingClientRect();
+    if (el.matches('[data-why]')) return {l: r.left, t: r.top + 11, r: r.right, b: r.bottom - 11};
+    return {l: r.left, t: r.top, r: r.right, b: r.bottom};
+  };
+  const PARTS = [['name', '.seat__name-text, .me__name-text'], ['chips', '.seat__stack'],
+    ['state', '.seat__state'], ['badge', '[data-why]'], ['seconds', '.seat .countdown__secs'],
+    ['computer mark', '.seat__bot'], ['marker', '.marker']];
+  document.querySelectorAll('#seats .seat, #me').forEach(seat => {
+    const who = (seat.querySelector('.seat__name-text, .me__name-text') || {}).textContent || '?';
+    const edge = rect(seat);
+    const parts = [];
+    for (const [name, sel] of PARTS) {
+      seat.querySelectorAll(sel).forEach(el => {
+        if (!shown(el) || el.closest('.visually-hidden')) return;
+        const clipped = getComputedStyle(el).clip;
+        if (clipped && clipped !== 'auto') return;  // kept for screen readers only
+        parts.push([name === 'marker' ? 'marker ' + el.textContent.trim() : name, rect(el)]);
+      });
+    }
+    for (let i = 0; i < parts.length; i++) {
+      const [a, ra] = parts[i];
+      if ((a === 'name' || a === 'chips') &&
+          (ra.l < edge.l - 1 || ra.r > edge.r + 1 || ra.t < edge.t - 1 || ra.b > edge.b + 1))
+        found.push(`${who.trim()}: the ${a} crosses the seat's edge`);
+      if (ra.l < -1 || ra.r > innerWidth + 1 || ra.t < -1)
+        found.push(`${who.trim()}: the ${a} leaves the screen`);
+      for (let j = i + 1; j < parts.length; j++) {
+        const [b, rb] = parts[j];
+        const w = Math.min(ra.r, rb.r) - Math.max(ra.l, rb.l);
+        const h = Math.min(ra.b, rb.b) - Math.max(ra.t, rb.t);
+        if (w > 1 && h > 1)
+          found.push(`${who.trim()}: the ${a} overlaps the ${b} by ${w.toFixed(0)}x${h.toFixed(0)}`);
+      }
+    }
+  });
+  return found;
+}
+"""
+
 # Returns a list of problems (empty: the layout holds). Parts: the bar above the table, each
 # opponent's seat (with its cards, bet and markers), your place (cards, name, chips, bet), the
 # board, the pots, the log or result line, the bar below (actions or waiting) and the pass and
 # play controls, the talk button. Two parts may touch but not overlap by more than a pixel.
-CHECK_JS = r"""
+CHECK_JS = TARGETS_JS + SEATS_JS + r"""
 () => {
   const vw = window.innerWidth, vh = window.innerHeight, problems = [];
   const visible = el => {
@@ -146,6 +275,8 @@ CHECK_JS = r"""
     if (text.length <= 12 && el.scrollWidth > el.clientWidth + 0.5)
       problems.push(`name cut: ${text} (${el.scrollWidth} > ${el.clientWidth})`);
   });
+  problems.push(...targetProblems());
+  if (screen === 'play' || screen === 'watch') problems.push(...seatProblems());
   // A text cut after N lines is clipped at its padding's edge: vertical padding would show
   // the top of line N + 1 under the ellipsis.
   q('*').forEach(el => {

@@ -6,7 +6,14 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, run_axe, screenshot
+from tests.browser.helpers import (
+    BROWSER,
+    JS_ERRORS,
+    LiveServer,
+    run_axe,
+    screenshot,
+    watch_errors,
+)
 from tests.browser.layout import settle
 
 pytestmark = BROWSER
@@ -77,7 +84,7 @@ def test_the_table_has_no_serious_axe_violations_at_any_size(
     )
     context.add_init_script(FREEZE_SCRIPT)
     page = context.new_page()
-    page.on("pageerror", lambda exc: JS_ERRORS.append(f"{page.url}: {exc}"))
+    watch_errors(page)
     page.goto(app_server.url + "/new/?mode=computer")
     page.fill("input[name=name]", "Krishnamurti")
     page.get_by_test_id("create-submit").click()

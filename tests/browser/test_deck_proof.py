@@ -24,9 +24,13 @@ def test_the_table_shows_the_deck_code_and_the_hand_page_verifies_the_deck(
 ) -> None:
     phone = new_phone()
     code = start_computer_game(phone, app_server, "Asha")
+    # In the drawer of the bar above the table, not on the bar itself.
+    assert not phone.locator(".table-top__info [data-testid=deck-root]").count()
+    phone.locator(".log-drawer > summary").click()
     shown = phone.get_by_test_id("deck-root").inner_text()
     assert len(shown.split()[-1]) == 4 and len(shown.split()) == 4  # "Deck 3f9a 1c27 b0e4"
     screenshot(phone, "table-deck-code")
+    phone.locator(".log-drawer > summary").click()
     play_until_hand(phone, 2)
 
     phone.goto(f"{app_server.url}/t/{code}/hands/1/")

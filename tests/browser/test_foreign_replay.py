@@ -9,6 +9,7 @@ from tests.browser.helpers import (
     BROWSER,
     JS_ERRORS,
     LiveServer,
+    expect_console,
     play_until_hand,
     run_axe,
     screenshot,
@@ -44,6 +45,7 @@ def test_a_downloaded_hand_pasted_into_the_replayer_plays_back(
     assert not run_axe(phone)
 
     phone.get_by_test_id("foreign-again").click()
+    expect_console(r"status of 400")  # the refusal of a hand of another game
     phone.get_by_test_id("foreign-text").fill(text.replace('variant = "NT"', 'variant = "FT"'))
     phone.get_by_test_id("foreign-submit").click()
     error = phone.get_by_test_id("foreign-error")

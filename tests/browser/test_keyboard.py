@@ -12,6 +12,7 @@ from tests.browser.helpers import (
     frame,
     wait_connection,
     wait_new_version,
+    watch_errors,
 )
 
 pytestmark = BROWSER
@@ -24,7 +25,7 @@ def _desktop(browser: Any, fine_pointer: bool = True) -> Any:
     )
     context.set_default_timeout(20_000)
     page = context.new_page()
-    page.on("pageerror", lambda exc: JS_ERRORS.append(f"{page.url}: {exc}"))
+    watch_errors(page)
     return page
 
 

@@ -22,9 +22,10 @@ from tests.browser.helpers import (
     frame,
     take_turn,
     wait_new_version,
+    watch_errors,
 )
 from tests.browser.helpers import SCREENSHOTS as SCREENSHOTS_DIR
-from tests.browser.layout import FREEZE_SCRIPT, check_all_sizes, freeze, thaw
+from tests.browser.layout import FREEZE_SCRIPT, TARGETS_JS, check_all_sizes, freeze, thaw
 
 pytestmark = BROWSER
 
@@ -58,21 +59,8 @@ def _phone(browser: Any) -> Any:
     context.set_default_timeout(20_000)
     context.add_init_script(FREEZE_SCRIPT)
     page = context.new_page()
-    page.on("pageerror", lambda exc: JS_ERRORS.append(f"{page.url}: {exc}"))
-    page.on("console", lambda msg: _console_error(page, msg))
+    watch_errors(page)
     return page
-
-
-def _console_error(page: Any, msg: Any) -> None:
-    # htmx:oobErrorNoTarget: seen only on pages this harness froze and thawed (held messages
-    # handed over at once); left out here, reported, not hidden elsewhere.
-    # A websocket try that failed ("WebSocket connection to ... failed": a server too busy to
-    # answer its handshake) is the network's, not the page's: the page tries again at once
-    # (static/js/live.js; tests/browser/test_reconnect.py) and this test is about the layout.
-    if msg.type == "error" and "oobErrorNoTarget" not in msg.text and not (
-        msg.text.startswith("WebSocket connection to") and " failed" in msg.text
-    ):
-        JS_ERRORS.append(f"{page.url}: console {msg.text}")
 
 
 def _computer_table(
@@ -333,8 +321,8 @@ def test_pass_and_play_hand_off_side_pots_and_game_over_fit_every_size(
     assert not JS_ERRORS, JS_ERRORS
 
 
-PAGE_JS = """() => {
-  const problems = [];
+PAGE_JS = TARGETS_JS + """() => {
+  const problems = targetProblems();
   const doc = document.scrollingElement;
   if (doc.scrollWidth > window.innerWidth + 1)
     problems.push('scrolls sideways: ' + doc.scrollWidth);

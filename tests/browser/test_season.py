@@ -15,6 +15,7 @@ from tests.browser.helpers import (
     BROWSER,
     JS_ERRORS,
     LiveServer,
+    expect_console,
     run_axe,
     screenshot,
     start_computer_game,
@@ -82,6 +83,7 @@ def test_a_stranger_with_the_link_sees_the_season_only_with_cards_shown_at_showd
     for item in stranger.get_by_test_id("season-hands").locator("li").all():
         shown |= set(re.findall(r'data-card="(\w\w)"', item.inner_html()))
     assert _cards(stranger) <= shown
+    expect_console(r"status of 403")  # the refusal asked for here
     response = stranger.goto(app_server.url + f"/t/{data['games'][0]}/hands/")
     assert response is not None and response.status == 403
     # In Nepali.

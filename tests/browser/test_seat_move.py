@@ -6,7 +6,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, frame, run_axe, screenshot
+from tests.browser.helpers import (
+    BROWSER,
+    JS_ERRORS,
+    LiveServer,
+    expect_console,
+    frame,
+    run_axe,
+    screenshot,
+)
 
 pytestmark = BROWSER
 
@@ -57,6 +65,7 @@ def test_a_seat_moves_to_another_phone_mid_hand(app_server: LiveServer, new_phon
     assert not set(cards) & set(re.findall(r'data-card="(\w\w)"', asha.content()))
 
     again = new_phone()
+    expect_console(r"status of 410")  # the used link's refusal, asked for here
     again.goto(url)  # the link worked once
     assert "already used" in again.get_by_test_id("message-text").inner_text()
     assert not JS_ERRORS, JS_ERRORS

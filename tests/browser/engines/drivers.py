@@ -12,7 +12,8 @@ types with its keyboard, and waits for a state of the page by asking the page ag
 until it holds, never for a fixed time. Every phone is 390x844 CSS pixels.
 
 The WebDriver engines give no console, so each page gets a small collector of uncaught
-errors and unhandled rejections; every wait and every look drains it into ``errors``. Errors
+errors, unhandled rejections and ``console.error`` calls (htmx reports its errors there); every
+wait and every look drains it into ``errors``. Chromium's phone reads the console itself. Errors
 thrown before the collector is in place (while a page is still loading its scripts) are caught
 another way: the journeys check that the page's scripts ran (``window.Holdem``).
 """
@@ -29,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.browser.helpers import PHONE, SCREENSHOTS
+from tests.browser.helpers import NETWORK_NOISE, PHONE, SCREENSHOTS
 
 WIDTH, HEIGHT = PHONE["width"], PHONE["height"]
 TIMEOUT = 30.0
@@ -61,6 +62,12 @@ if (!window.__engineErrors) {
     window.__engineErrors.push("CSP violation: " + e.violatedDirective + " blocked " +
                                (e.blockedURI || "inline"));
   });
+  var consoleError = console.error;
+  console.error = function () {
+    window.__engineErrors.push("console.error: " + Array.prototype.map.call(arguments, String)
+                               .join(" "));
+    return consoleError.apply(console, arguments);
+  };
 }
 var drained = window.__engineErrors.splice(0);
 """
@@ -285,6 +292,9 @@ class ChromiumPhone(Phone):
         super().__init__()
         self.page = page
         page.on("pageerror", lambda exc: self.errors.append(f"{page.url}: {exc}"))
+        page.on("console", lambda message: self.errors.append(
+            f"{page.url}: console.error {message.text}"
+        ) if message.type == "error" and not NETWORK_NOISE.search(message.text) else None)
 
     def goto(self, url: str) -> None:
         self.page.goto(url)

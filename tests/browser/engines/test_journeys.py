@@ -247,10 +247,12 @@ def test_one_phone_plays_the_computer_then_passes_and_plays(
     # Against the computer: the table starts at once and shows the hand's deck code.
     create_table(phone, app_server, "computer", ["Asha"])
     table_page(phone)
+    phone.click(".log-drawer > summary")  # the deck's code is in the drawer of the bar
     phone.wait_for("[data-testid=deck-root]")
     words = phone.text("[data-testid=deck-root]").split()
     assert len(words) == 4 and len(words[-1]) == 4, words  # "Deck 3f9a 1c27 b0e4"
     phone.screenshot("computer-table")
+    phone.click(".log-drawer > summary")
     deadline = time.monotonic() + 4 * TIMEOUT
     while hand_number(phone) < 2 and screen(phone) != "over":
         assert time.monotonic() < deadline, f"{engine}: the first hand did not end"
