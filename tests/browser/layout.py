@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.browser.helpers import SCREENSHOTS
+from tests.browser.helpers import SCREENSHOTS, screenshot
 
 SIZES = [(320, 568), (360, 640), (390, 844), (844, 390), (768, 1024), (1280, 800)]
 
@@ -209,3 +209,21 @@ def check_all_sizes(page: Any, state: str) -> dict[str, list[str]]:
         for size, problems in found.items():
             log.writelines(f"{state} {size}: {p}\n" for p in problems)
     return found
+
+
+SMALL = {"width": 320, "height": 568}
+
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+
+def both_sizes(page: Any, name: str) -> None:
+    """Screenshots at 320x568 and 390x844; at neither does the page scroll sideways."""
+    for size in (SMALL, PHONE):
+        page.set_viewport_size(size)
+        laid_out(page, size["width"], size["height"])
+        wide = page.evaluate("() => document.documentElement.scrollWidth")
+        assert wide <= size["width"], f"{name} scrolls sideways at {size}"
+        screenshot(page, f"tournament-{name}-{size['width']}x{size['height']}")

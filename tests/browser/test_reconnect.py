@@ -25,7 +25,7 @@ from tests.browser.helpers import (
     screenshot,
     wait_connection,
 )
-from tests.tables.server import Server
+from tests.helpers.servers import Server
 
 pytestmark = BROWSER
 
