@@ -32,7 +32,6 @@ else:
     SeatInlineBase = LogInlineBase = ChatInlineBase = admin.TabularInline
 
 
-from tables.admin.log import describe_action
 
 
 def close_table(table_id: int, moderator: Any, reason: str = "") -> ModerationAction:
@@ -112,7 +111,7 @@ class ModerationInline(LogInlineBase):
 
     @admin.display(description=gettext_lazy("What"))
     def what(self, action: ModerationAction) -> str:
-        return describe_action(action)
+        return action.described()
 
 
 class ChatInline(ChatInlineBase):

@@ -257,7 +257,9 @@ async def test_a_moderator_deletes_a_line_everywhere_and_the_log_says_who_and_wh
         assert f'<li id="chat-{message.pk}" hx-swap-oob="delete">' in frame.text
     assert await _version(table.id) == before
     log = await database_sync_to_async(lambda: ModerationAction.objects.get())()
-    assert (log.action, log.moderator_id, log.reason) == (talk.DELETE, staff.pk, "rude")
+    assert (log.action, log.moderator_id, log.reason) == (
+        ModerationAction.CHAT_DELETE, staff.pk, "rude"
+    )
     assert log.detail["text"] == "something rude" and log.detail["name"] == "Bikash"
     late = Phone(table.code, None)
     await late.connect()
@@ -276,7 +278,9 @@ async def test_a_moderator_mutes_a_person_at_a_table() -> None:
     assert refusal.notice_code == "chat_muted" and "A moderator muted your chat" in refusal.text
     assert await asha.quiet()
     log = await database_sync_to_async(lambda: ModerationAction.objects.get())()
-    assert (log.action, log.moderator_id, log.reason) == (talk.MUTE, staff.pk, "spam")
+    assert (log.action, log.moderator_id, log.reason) == (
+        ModerationAction.CHAT_MUTE, staff.pk, "spam"
+    )
     assert log.detail == {"seat": 1, "name": "Bikash"}
     with pytest.raises(path.Refused):
         await database_sync_to_async(talk.mute_person)(table.id, 1, staff, "again")

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from tables import claims
 from tables.models import ModerationAction, Seat, Table
-from tables.write import announce, moderation, play, seat_moves
+from tables.write import announce, play, seat_moves
 from tests.tables.helpers import NewPhone, Phone, client_lobby, game_of
 from tests.tables.helpers.windows import (
     asha_on_her_phone,
@@ -96,7 +96,7 @@ def test_a_host_link_is_refused_when_the_phone_came_back_before_it_was_used() ->
     assert response.status_code == 409
     assert "still at the table" in response.content.decode()
     assert seat(table, "Bikash").claim_hash == bikash.claim_hash
-    assert not ModerationAction.objects.filter(action=moderation.HOST_MOVE).exists()
+    assert not ModerationAction.objects.filter(action=ModerationAction.HOST_MOVE).exists()
 
 
 @pytest.mark.django_db
@@ -109,7 +109,7 @@ def test_a_moved_seat_s_new_phone_sees_its_hands_only_from_the_move_on() -> None
     assert status == 200
     new = Client()
     assert new.post(link).status_code == 302
-    log = ModerationAction.objects.get(action=moderation.HOST_MOVE)
+    log = ModerationAction.objects.get(action=ModerationAction.HOST_MOVE)
     assert log.table_id == table.pk and log.detail == {"seat": bikash.position, "name": "Bikash"}
     table.refresh_from_db()
     assert seat(table, "Bikash").first_hand == moved_in
@@ -148,7 +148,7 @@ def test_the_seats_own_move_keeps_the_running_hand_and_nothing_before() -> None:
     assert status == 200
     new = Client()
     assert new.post(link).status_code == 302
-    assert not ModerationAction.objects.filter(action=moderation.HOST_MOVE).exists()
+    assert not ModerationAction.objects.filter(action=ModerationAction.HOST_MOVE).exists()
     moved_in = game_of(Table.objects.get(pk=table.pk)).hand_number
     table = play_until(table, moved_in)
     assert_window(new, table, bikash.position, moved_in)

@@ -64,7 +64,7 @@ def test_the_host_pauses_for_everyone_and_the_clock_stops() -> None:
     table.refresh_from_db()
     assert table.paused and table.version > 0
     assert not Table.objects.due(timezone.now() + timedelta(hours=1)).filter(pk=table.pk).exists()
-    pause = ModerationAction.objects.get(action=moderation.HOST_PAUSE)
+    pause = ModerationAction.objects.get(action=ModerationAction.HOST_PAUSE)
     assert pause.detail["host"] == "Asha" and pause.detail["remaining"] <= left
     snapshot = load_snapshot(table.id)
     assert snapshot is not None and snapshot.paused_by == "Asha"
@@ -85,7 +85,7 @@ def test_only_the_host_pauses_resumes_or_ends() -> None:
 def test_resuming_gives_back_the_time_that_was_left() -> None:
     table, asha, _bikash = _game()
     host_controls.pause_game(table.id, asha)
-    left = ModerationAction.objects.get(action=moderation.HOST_PAUSE).detail["remaining"]
+    left = ModerationAction.objects.get(action=ModerationAction.HOST_PAUSE).detail["remaining"]
     host_controls.resume_game(table.id, asha)
     table.refresh_from_db()
     assert not table.paused
