@@ -7,7 +7,6 @@ import json
 from typing import Any
 
 from tests.browser.helpers import (
-    BROWSER,
     JS_ERRORS,
     LiveServer,
     play_until_hand,
@@ -15,8 +14,6 @@ from tests.browser.helpers import (
     screenshot,
     start_computer_game,
 )
-
-pytestmark = BROWSER
 
 
 def test_the_table_shows_the_deck_code_and_the_hand_page_verifies_the_deck(

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from tests.browser.helpers import (
-    BROWSER,
     JS_ERRORS,
     LiveServer,
     play_until_hand,
@@ -14,8 +13,6 @@ from tests.browser.helpers import (
     screenshot,
     start_computer_game,
 )
-
-pytestmark = BROWSER
 
 
 def test_a_downloaded_hand_pasted_into_the_replayer_plays_back(

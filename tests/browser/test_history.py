@@ -7,7 +7,6 @@ import sqlite3
 from typing import Any
 
 from tests.browser.helpers import (
-    BROWSER,
     JS_ERRORS,
     LiveServer,
     play_until_hand,
@@ -16,8 +15,6 @@ from tests.browser.helpers import (
     start_computer_game,
 )
 from tests.tables.helpers import allowed_cards, leaked_cards
-
-pytestmark = BROWSER
 
 
 def _hand_record(server: LiveServer, code: str, number: int) -> dict[str, Any]:

@@ -16,7 +16,6 @@ from django.template.loader import render_to_string
 from django.utils.translation import override
 
 from tests.browser.helpers import (
-    BROWSER,
     JS_ERRORS,
     LiveServer,
     frame,
@@ -25,8 +24,6 @@ from tests.browser.helpers import (
 )
 from tests.browser.helpers import SCREENSHOTS as SCREENSHOTS_DIR
 from tests.browser.layout import FREEZE_SCRIPT, check_all_sizes, freeze, thaw
-
-pytestmark = BROWSER
 
 LONG_NAME = "Krishnamurti"  # 12 characters: never cut
 assert len(LONG_NAME) == 12

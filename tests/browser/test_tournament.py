@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, frame, screenshot
+from tests.browser.helpers import JS_ERRORS, LiveServer, frame, screenshot
 from tests.browser.layout import SMALL, both_sizes
 
-pytestmark = [*BROWSER, pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
 
 

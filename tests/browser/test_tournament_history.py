@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer
+from tests.browser.helpers import JS_ERRORS, LiveServer
 from tests.browser.layout import PHONE, SMALL, both_sizes
 
-pytestmark = [*BROWSER, pytest.mark.slow]
+pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
 
 

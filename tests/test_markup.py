@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tests.tables.helpers import cards_in
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 DRAWING = re.compile(r'\b(?:d|points|viewBox|transform)="([^"]*)"')
 
 
