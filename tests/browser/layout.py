@@ -214,9 +214,7 @@ def check_all_sizes(page: Any, state: str) -> dict[str, list[str]]:
 SMALL = {"width": 320, "height": 568}
 
 
-
 PHONE = {"width": 390, "height": 844}
-
 
 
 def both_sizes(page: Any, name: str) -> None:

@@ -14,9 +14,6 @@ from tests.browser.layout import SMALL, both_sizes
 pytestmark = pytest.mark.slow
 
 
-
-
-
 def _seated(server: LiveServer, code: str) -> dict[str, str]:
     """Entrant name -> the code of the table they sit at (from the server's database)."""
     with sqlite3.connect(server.db_path, timeout=10) as db:

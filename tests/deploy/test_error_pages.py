@@ -21,7 +21,6 @@ NEPALI_AWAY = "सर्भर केही क्षणका लागि स�
 NEPALI_KEPT = "तपाईंका चिप र सिट सुरक्षित छन्: सुरक्षित भइसकेको केही पनि हराएको छैन।"
 
 
-
 @pytest.mark.services
 def test_healthz_says_503_while_the_database_is_away_and_200_once_it_is_back(
     outage: DatabaseOutage,

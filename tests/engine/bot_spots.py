@@ -16,11 +16,11 @@ from engine.actions import Action, ActionKind
 from engine.bots import decide
 from engine.bots.combos import COMBO_CLASS, COMBO_INDEX, COMBOS, board_strength
 from engine.cards import ALL_CARDS, parse_cards
-from engine.views import hand_view
+from engine.game import Game, GameSettings
+from engine.views import game_view, hand_view
 from tests.engine.helpers import make_hand, play
 
 ROOT = Path(__file__).resolve().parents[2]
-
 
 
 def load_match() -> ModuleType:
@@ -33,7 +33,6 @@ def load_match() -> ModuleType:
         sys.modules[name] = module
         spec.loader.exec_module(module)
     return sys.modules[name]
-
 
 
 def history(opponent: str, hands: int = 60) -> list[dict[str, Any]]:
@@ -49,10 +48,8 @@ def history(opponent: str, hands: int = 60) -> list[dict[str, Any]]:
 Spot = tuple[dict[int, str], str, tuple[str, ...]]  # holes, board, actions before the bot's turn
 
 
-
 def text(card_id: int) -> str:
     return str(ALL_CARDS[card_id])
-
 
 
 # ------------------------------------------------------------------ medium's preflop plan
@@ -63,12 +60,10 @@ def one_combo_per_class() -> list[tuple[int, int]]:
     return [first[c] for c in sorted(first)]
 
 
-
 # ------------------------------------------------------------------ hard adapts
 @cache
 def memory(opponent: str) -> tuple[dict[str, Any], ...]:
     return tuple(history(opponent, 80))
-
 
 
 def rate(level: str, opponent: str, spots: Sequence[Spot], wanted: Callable[[Action, int], float]
@@ -83,7 +78,6 @@ def rate(level: str, opponent: str, spots: Sequence[Spot], wanted: Callable[[Act
                         random.Random(5))
         total += wanted(action, sum(hand.total))
     return total / len(spots)
-
 
 
 def spots_by_strength(board: str, street: int, low: float, high: float,
@@ -101,15 +95,33 @@ def spots_by_strength(board: str, street: int, low: float, high: float,
     return out
 
 
-
 BOARD = "Ks9d4c2h7s"
-
 
 
 def bets(action: Action, pot: int) -> float:
     return float(action.kind in (ActionKind.BET, ActionKind.RAISE, ActionKind.ALL_IN))
 
 
-
 def continues(action: Action, pot: int) -> float:
     return float(action.kind != ActionKind.FOLD)
+
+
+Choose = Callable[[int, str, dict[str, Any], list[dict[str, Any]], random.Random], Action]
+
+
+def bot_game(seed: int, levels: dict[int, str], hands: int, choose: Choose) -> None:
+    """A game at fast blinds among computer seats (seat -> level), up to ``hands`` hands: each
+    turn's action is ``choose(seat, level, view, past, rng)`` (the game's one generator), and
+    goes through ``Game.act``, which raises ActionError on anything illegal."""
+    rng = random.Random(seed)
+    game = Game(GameSettings(blind_every=5), dict.fromkeys(levels, False), rng=random.Random(seed))
+    pasts: dict[int, list[dict[str, Any]]] = {s: [] for s in levels}
+    while not game.finished and game.hand_number < hands:
+        hand = game.start_hand(seed=rng.randrange(2**32))
+        while not hand.finished:
+            seat = hand.seat_to_act
+            assert seat is not None
+            action = choose(seat, levels[seat], game_view(game, seat), pasts[seat], rng)
+            game.act(action.seat, action.kind, action.amount)
+        for seat in hand.seats:
+            pasts[seat].append(hand_view(hand, seat))

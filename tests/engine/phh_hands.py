@@ -19,7 +19,6 @@ from engine.phh import phh_order
 BLINDS = ((10, 20), (15, 30), (25, 50), (50, 100), (5, 10), (1, 2), (20, 20), (7, 25))
 
 
-
 # ------------------------------------------------------------------------------ random hands
 def random_hand(rng: random.Random) -> Hand:
     """A hand among 2-6 players with many short stacks, played with a random legal policy."""
@@ -48,16 +47,13 @@ def random_hand(rng: random.Random) -> Hand:
     return hand
 
 
-
 def random_hands(seed: int, count: int) -> list[Hand]:
     rng = random.Random(seed)
     return [random_hand(rng) for _ in range(count)]
 
 
-
 def our_stacks(hand: Hand) -> list[int]:
     return [hand.final_stacks[seat] for seat in phh_order(hand)]
-
 
 
 # ------------------------------------------------------------------------------ PokerKit
@@ -72,10 +68,8 @@ def pokerkit_play(text: str) -> tuple[HandHistory, State]:
     return history, state
 
 
-
 def pokerkit_final_stacks(text: str) -> list[int]:
     return [int(s) for s in pokerkit_play(text)[1].stacks]
-
 
 
 def r9_short_big_blind(hand: Hand) -> bool:
@@ -85,7 +79,6 @@ def r9_short_big_blind(hand: Hand) -> bool:
     return any(
         e.kind == ACTION and e.street == "preflop" and e.action != "fold" for e in hand.events
     )
-
 
 
 def r12_equal_blinds_heads_up(hand: Hand) -> bool:
@@ -98,7 +91,6 @@ def r12_equal_blinds_heads_up(hand: Hand) -> bool:
         and len({amount for _, amount in posted}) == 1
         and all(seat is not None and start[seat] > amount for seat, amount in posted)
     )
-
 
 
 def r16_raise_after_short_all_ins(hand: Hand) -> bool:
@@ -123,7 +115,6 @@ def r16_raise_after_short_all_ins(hand: Hand) -> bool:
     return False
 
 
-
 def r24_odd_chip_splits(hand: Hand) -> tuple[set[int], int]:
     """Seats sharing a pot that does not divide evenly, and the number of odd chips."""
     winners: dict[int, set[int]] = defaultdict(set)
@@ -138,7 +129,6 @@ def r24_odd_chip_splits(hand: Hand) -> tuple[set[int], int]:
             seats |= who
             odd += remainder
     return seats, odd
-
 
 
 def compare_with_pokerkit(hand: Hand, text: str) -> str:
@@ -162,7 +152,6 @@ def compare_with_pokerkit(hand: Hand, text: str) -> str:
             assert abs(theirs[k] - ours[k]) <= odd, text
     assert sum(theirs[k] for k in inside) == sum(ours[k] for k in inside), text
     return "adapted"
-
 
 
 # ------------------------------------------------------------------------------ reader

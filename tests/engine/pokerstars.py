@@ -13,7 +13,6 @@ class FormatError(AssertionError):
     """A PokerStars text our parser does not accept."""
 
 
-
 @dataclass
 class Parsed:
     hand_id: int
@@ -38,75 +37,31 @@ class Parsed:
     summary_board: list[str] = field(default_factory=list)
 
 
-
 HEADER = re.compile(
     r"PokerStars Hand #(\d+):  Hold'em No Limit \((\d+)/(\d+)\) - "
     r"\d{4}/\d\d/\d\d \d\d:\d\d:\d\d UTC( \[\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d ET\])?"
 )
-
-
-
 TABLE = re.compile(r"Table '([^']+)' (\d)-max Seat #(\d) is the button")
-
-
-
 SEAT = re.compile(r"Seat (\d): (.+) \((\d+) in chips\)")
-
-
-
 POST = re.compile(r"(.+): posts (small|big) blind (\d+)( and is all-in)?")
-
-
-
 DEALT = re.compile(r"Dealt to (.+) \[(\S\S \S\S)\]")
-
-
-
 ACT = re.compile(
     r"(.+?): (folds|checks|calls (\d+)|bets (\d+)|raises (\d+) to (\d+))( and is all-in)?"
 )
-
-
-
 STREET = re.compile(r"\*\*\* (FLOP|TURN|RIVER) \*\*\* (?:\[([^\]]+)\] )?\[([^\]]+)\]")
-
-
-
 UNCALLED_LINE = re.compile(r"Uncalled bet \((\d+)\) returned to (.+)")
-
-
-
 SHOWS = re.compile(r"(.+): shows \[(\S\S \S\S)\] \((.+)\)")
-
-
-
 MUCKS = re.compile(r"(.+): mucks hand")
-
-
-
 NO_SHOW = re.compile(r"(.+): doesn't show hand")
-
-
-
 COLLECT = re.compile(r"(.+) collected (\d+) from (pot|main pot|side pot|side pot-\d)")
-
-
-
 TOTAL = re.compile(r"Total pot (\d+)((?: (?:Main pot|Side pot|Side pot-\d) \d+\.)*) \| Rake 0")
-
-
-
 POT_PART = re.compile(r"(Main pot|Side pot|Side pot-\d) (\d+)\.")
-
-
-
 SUMMARY_SEAT = re.compile(
     r"Seat (\d): (.+?)((?: \((?:button|small blind|big blind)\))*) "
     r"(folded before Flop(?: \(didn't bet\))?|folded on the (?:Flop|Turn|River)"
     r"|showed \[(\S\S \S\S)\] and (?:won \((\d+)\)|lost) with (.+)"
     r"|collected \((\d+)\)|mucked(?: \[\S\S \S\S\])?)"
 )
-
 
 
 def parse(text: str) -> Parsed:
@@ -175,7 +130,6 @@ def parse(text: str) -> Parsed:
     return hand
 
 
-
 def split_hands(text: str) -> list[str]:
     return [part for part in re.split(r"\n{3,}", text) if part.strip()]
 
@@ -188,7 +142,6 @@ def _pay(stack: dict[str, int], bet: dict[str, int], name: str, amount: int, all
     bet[name] += amount
     if all_in != (stack[name] == 0):
         raise FormatError(f"'and is all-in' is wrong: {line}")
-
 
 
 def _action(hand: Parsed, stack: dict[str, int], bet: dict[str, int], folded: set[str],
@@ -227,7 +180,6 @@ def _action(hand: Parsed, stack: dict[str, int], bet: dict[str, int], folded: se
     _pay(stack, bet, name, added, all_in, line)
     hand.put_in += added
     return to
-
 
 
 def _summary_line(hand: Parsed, line: str) -> None:

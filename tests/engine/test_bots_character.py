@@ -63,8 +63,6 @@ def test_easy_plays_more_hands_and_more_passively_than_medium() -> None:
     assert easy["aggression"] < medium["aggression"]
 
 
-
-
 def preflop_action(level: str, seat: int, combo: tuple[int, int], stack: int,
                    folds: tuple[str, ...]) -> Action:
     hand = make_hand(dict.fromkeys(range(6), stack), button=0,
@@ -99,23 +97,13 @@ def test_medium_pushes_or_folds_with_a_short_stack() -> None:
     assert 20 < pushed < 150
 
 
-
-
-
-
-
-
 FLOP_CHECKED_TO = ("0 raise 50", "1 call", "1 check")
 RIVER_CHECKED_TO = ("0 raise 50", "1 call", "1 check", "0 check", "1 check", "0 check", "1 check")
 RIVER_BET_INTO = ("0 raise 50", "1 call", "1 check", "0 check", "1 bet 60", "0 call", "1 bet 200")
 
 
-
-
 def bet_size(action: Action, pot: int) -> float:
     return (action.amount or 0) / pot if action.kind == ActionKind.BET else 0.0
-
-
 
 
 def steals(level: str, opponent: str) -> float:

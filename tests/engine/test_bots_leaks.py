@@ -259,7 +259,6 @@ def test_estimate_uses_the_fold_again_rate_for_a_second_call() -> None:
     assert estimate(spot, 1, sticky).sum() > estimate(spot, 1, loose).sum()
 
 
-
 # ------------------------------------------------------------------ easy against big bets
 RIVER_BARRELS = ("0 raise 50", "1 call", "1 check", "0 check", "1 bet 60", "0 call", "1 bet 200")
 

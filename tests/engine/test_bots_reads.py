@@ -141,8 +141,6 @@ def test_calls_of_one_raise_are_counted_against_a_typical_players() -> None:
     assert 0.3 < tight.call_ratio < 0.5
 
 
-
-
 def test_describe_opponents_tells_a_calling_station_from_a_tight_folder() -> None:
     station = describe_opponents(history("always-call"), 0)
     folder = describe_opponents(history("tight-folder"), 0)

@@ -114,22 +114,6 @@ def viewers(hand: Hand) -> list[int | None]:
     return [None, SPECTATOR, *hand.seats]
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 # ------------------------------------------------------------------------------ checks
 def check_pokerstars(hand: Hand, text: str, viewer: int | None) -> Parsed:
     """The text against the format's own arithmetic, then against the engine."""

@@ -51,26 +51,6 @@ DATA = Path(__file__).parent / "data" / "phh"
 ROOT = Path(__file__).resolve().parents[2]
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 # ------------------------------------------------------------------------------ writer
 def test_round_trip_of_random_hands_gives_the_same_events_and_stacks() -> None:
     for hand in random_hands(seed=11, count=300):
@@ -232,8 +212,6 @@ def test_viewer_files_replay_unless_a_hidden_hand_must_be_compared() -> None:
             assert replay_phh(read_phh(text)).finishing_stacks == our_stacks(hand), text
             replayed += 1
     assert replayed > 150 and refused > 0
-
-
 
 
 DEAL3 = ["d dh p1 ????", "d dh p2 ????", "d dh p3 ????"]

@@ -9,7 +9,8 @@ harness, its variants as parameters.
 - ``RedisServer`` and ``second_redis``: a Redis of the test's own (``publishes``: its count).
 - ``Browser`` (cookies, CSRF, redirects: no JavaScript), ``RawSocket`` (a websocket client
   that shows each frame as it came over the wire), ``new_table`` (made through the page).
-- ``manage``, ``sql``, ``scratch_database``, ``table_row``: the database behind the servers;
+- ``manage``, ``sql``, ``scratch_database``, ``table_row``, ``row_audit``: the database behind
+  the servers;
   ``cluster_env``: the environment of a production-like server of several.
 - ``SERVICES`` and ``SERVICES_REASON``: whether PostgreSQL and Redis are there (tests marked
   ``services`` are skipped otherwise: tests/conftest.py).
@@ -108,6 +109,29 @@ def cluster_env(
     })
     env.pop("TABLES_SEED", None)
     return env
+
+
+def row_audit(name: str, columns: list[tuple[str, str, str]]) -> str:
+    """SQL that makes the table ``name`` record every write to a row of tables_table, one row
+    per write: each (column, type, value) of ``columns``, the value an SQL expression over
+    ``NEW``. Run again on a scratch database of an earlier run, it adds the columns missing."""
+    names = ", ".join(column for column, _type, _value in columns)
+    added = "".join(
+        f"ALTER TABLE {name} ADD COLUMN IF NOT EXISTS {column} {kind};\n"
+        for column, kind, _value in columns
+    )
+    values = ", ".join(value for _column, _type, value in columns)
+    return f"""
+CREATE TABLE IF NOT EXISTS {name} (table_id bigint);
+{added}CREATE OR REPLACE FUNCTION {name}_row() RETURNS trigger AS $$
+BEGIN
+    INSERT INTO {name} ({names}) VALUES ({values});
+    RETURN NEW;
+END $$ LANGUAGE plpgsql;
+DROP TRIGGER IF EXISTS {name} ON tables_table;
+CREATE TRIGGER {name} AFTER INSERT OR UPDATE ON tables_table
+    FOR EACH ROW EXECUTE FUNCTION {name}_row();
+"""
 
 
 class Server:

@@ -289,8 +289,6 @@ def first_person_turn(table_id: int) -> tuple[int, int]:
     raise AssertionError("no person's turn came")
 
 
-
-
 def my_cards(frame: Frame) -> list[str]:
     mine = frame.text.split('id="my-cards"', 1)[1].split("</div>", 1)[0]
     return re.findall(r'data-card="(\w\w)"', mine)

@@ -87,7 +87,6 @@ def next_change(table: Table, hashes: list[str], rng: random.Random) -> None:
     )
 
 
-
 async def announced(changes: int = 20) -> list[dict[str, Any]]:
     """The group messages of ``changes`` changes at a table, through this run's channel layer."""
     table, hashes = await database_sync_to_async(pass_and_play)(["Asha", "Bikash"], 2)

@@ -32,6 +32,13 @@ def started(*names: str, seats: int = 4, **fields: str) -> tuple[Table, list[Cli
     return table, clients
 
 
+def friends_played(hands: int) -> tuple[Table, list[Client]]:
+    """Asha and Bikash (and a computer) at a started table, ``hands`` hands played: the table
+    and their two phones."""
+    table, clients = started("Asha", "Bikash", seats=3)
+    return play_until(table, hands), clients
+
+
 def play_until(table: Table, finished: int) -> Table:
     """Fire deadlines until ``finished`` hands ended and the next one is being played."""
     for _ in range(2000):

@@ -1,4 +1,5 @@
-"""Driving a tournament of computer players through the clock, in this process (issue 30)."""
+"""Driving a tournament of computer players through the clock, in this process, and phones
+with seat claims to enter one."""
 
 from __future__ import annotations
 
@@ -6,10 +7,11 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.db.models import Max
+from django.test import Client
 from django.utils import timezone
 
 from engine.game import Game
-from tables import clock
+from tables import claims, clock
 from tables.models import Hand, Table
 from tables.models.tournament import Entrant, Tournament
 from tables.write import tournament_setup as setup
@@ -115,3 +117,17 @@ def _running_hands(tournament: Tournament) -> dict[int, int]:
 
 def _ended(hand_id: int) -> bool:
     return Hand.objects.filter(pk=hand_id, ended_at__isnull=False).exists()
+
+
+def phones_with_claims(count: int) -> tuple[list[tuple[str, str]], dict[str, Client]]:
+    """``count`` phones, each with a seat claim in its session: (name, claim) and the phones."""
+    people, phones = [], {}
+    for i in range(count):
+        phone = Client()
+        session = phone.session
+        claim = claims.new_claim(session)
+        session.save()
+        name = f"Friend {i}"
+        people.append((name, claim))
+        phones[name] = phone
+    return people, phones

@@ -191,8 +191,6 @@ async def test_a_phone_of_several_seats_always_gets_the_view_when_it_connects() 
     await phone.close()
 
 
-
-
 async def _person_turn(driver) -> tuple[Phone, Frame, int]:  # type: ignore[no-untyped-def]
     """Step until a person is to act; their phone, its frame and their seat."""
     person, frame = await driver.until_a_person_acts()

@@ -37,8 +37,6 @@ def written(change: Any, *args: Any) -> list[tuple[int, int, announcing.Step | N
     return notes
 
 
-
-
 def test_a_change_of_play_from_another_process_is_worked_out_as_a_load_builds_it() -> None:
     rng = random.Random(7)
     derived = plain = 0
@@ -206,8 +204,6 @@ async def test_a_step_that_fails_to_work_out_is_loaded_instead(
     frame = await announce(phone, table, version, step)
     assert frame.version == version and "not worked out" in caplog.text
     await phone.close()
-
-
 
 
 async def test_with_one_process_the_message_says_only_the_version(

@@ -12,7 +12,14 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.tables.helpers import cards_in
-from tests.tables.helpers.pages import ended_hands, page_text, play_until, seen_by, started
+from tests.tables.helpers.pages import (
+    ended_hands,
+    friends_played,
+    page_text,
+    play_until,
+    seen_by,
+    started,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -28,8 +35,7 @@ def replay_data(client: Client, code: str, number: int) -> dict[str, object]:
 
 
 def test_each_player_is_told_about_their_own_decisions_only() -> None:
-    table, clients = started("Asha", "Bikash", seats=3)
-    table = play_until(table, 4)
+    table, clients = friends_played(4)
     explained = 0
     for row, hand in ended_hands(table):
         for seat, client in enumerate(clients):
@@ -65,8 +71,7 @@ def test_staff_get_the_odds_but_no_explanations() -> None:
 
 
 def test_the_explanations_speak_nepali() -> None:
-    table, clients = started("Asha", "Bikash", seats=3)
-    table = play_until(table, 2)
+    table, clients = friends_played(2)
     client = clients[0]
     client.cookies["django_language"] = "ne"
     lines = []

@@ -21,6 +21,7 @@ from tests.engine.pokerstars import parse, split_hands
 from tests.tables.helpers import cards_in, game_of, play_out
 from tests.tables.helpers.pages import (
     ended_hands,
+    friends_played,
     page_text,
     pass_and_play_played,
     play_until,
@@ -29,14 +30,6 @@ from tests.tables.helpers.pages import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-
-
-
-
-
-
 
 
 def hand_urls(table: Table, number: int) -> list[str]:
@@ -89,8 +82,7 @@ def listed(client: Client, table: Table) -> list[int]:
 
 
 def test_a_player_who_left_mid_game_still_sees_the_hands_they_played() -> None:
-    table, (asha, bikash) = started("Asha", "Bikash", seats=3)
-    table = play_until(table, 2)
+    table, (asha, bikash) = friends_played(2)
     seat = Seat.objects.get(table=table, name="Bikash").position
     left_in = game_of(table).hand_number  # running as he leaves: a computer finishes it
     assert bikash.post(reverse("tables:leave", args=[table.code])).status_code == 302
@@ -115,8 +107,7 @@ def test_a_player_who_left_mid_game_still_sees_the_hands_they_played() -> None:
 
 
 def test_a_person_a_moderator_removed_still_sees_the_hands_they_played() -> None:
-    table, (_asha, bikash) = started("Asha", "Bikash", seats=3)
-    table = play_until(table, 1)
+    table, (_asha, bikash) = friends_played(1)
     seat = Seat.objects.get(table=table, name="Bikash").position
     moderation.remove_person(table.pk, seat, None, "test")
     assert bikash.get(reverse("tables:history", args=[table.code])).status_code == 200
@@ -161,8 +152,7 @@ def test_a_cancelled_hand_is_not_listed() -> None:
 
 # ------------------------------------------------------------------------------ privacy
 def test_each_player_sees_only_their_cards_and_the_hands_shown() -> None:
-    table, clients = started("Asha", "Bikash", seats=3)
-    table = play_until(table, 6)
+    table, clients = friends_played(6)
     checked = 0
     for row, hand in ended_hands(table):
         for seat, client in enumerate(clients):
@@ -180,8 +170,7 @@ def test_each_player_sees_only_their_cards_and_the_hands_shown() -> None:
 
 
 def test_the_game_exports_hold_no_card_the_player_did_not_see() -> None:
-    table, clients = started("Asha", "Bikash", seats=3)
-    table = play_until(table, 5)
+    table, clients = friends_played(5)
     hands = [replay(r.record) for r in Hand.objects.filter(table=table, ended_at__isnull=False)
              .order_by("number")]
     for seat, client in enumerate(clients):

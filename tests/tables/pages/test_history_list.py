@@ -15,7 +15,7 @@ from tables.models import Hand, Table
 from tables.pages.history import Access, _hand_summary, saw_flop
 from tests.engine.helpers import check_down, make_hand, play
 from tests.tables.helpers import cards_in
-from tests.tables.helpers.pages import ended_hands, page_text, play_until, started
+from tests.tables.helpers.pages import ended_hands, friends_played, page_text
 
 pytestmark = pytest.mark.django_db
 
@@ -27,8 +27,7 @@ def _items(html: str) -> dict[int, str]:
 
 
 def test_each_hand_shows_your_cards_the_board_and_no_one_elses() -> None:
-    table, (asha, _bikash) = started("Asha", "Bikash", seats=3)
-    table = play_until(table, 6)
+    table, (asha, _bikash) = friends_played(6)
     html = asha.get(reverse("tables:history", args=[table.code])).content.decode()
     items = _items(html)
     rows = list(Hand.objects.filter(table=table, ended_at__isnull=False))
@@ -65,8 +64,7 @@ def test_a_showdown_names_the_winning_hand_and_a_fold_names_none() -> None:
 
 
 def test_the_filter_keeps_the_hands_you_played_to_the_flop() -> None:
-    table, (asha, _bikash) = started("Asha", "Bikash", seats=3)
-    table = play_until(table, 8)
+    table, (asha, _bikash) = friends_played(8)
     url = reverse("tables:history", args=[table.code])
     every = _items(asha.get(url).content.decode())
     flop = _items(asha.get(url + "?flop=1").content.decode())
@@ -80,8 +78,7 @@ def test_the_filter_keeps_the_hands_you_played_to_the_flop() -> None:
 
 
 def test_a_hand_folded_before_the_flop_was_not_played_to_it() -> None:
-    table, _clients = started("Asha", "Bikash", seats=3)
-    table = play_until(table, 8)
+    table, _clients = friends_played(8)
     checked = 0
     for _row, hand in ended_hands(table):
         for seat in hand.seats:

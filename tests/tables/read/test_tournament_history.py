@@ -23,23 +23,11 @@ from tables.write import tournament_setup as setup
 from tests.engine.pokerstars import split_hands
 from tests.tables.helpers import cards_in
 from tests.tables.helpers.pages import page_text, seen_by
-from tests.tables.helpers.tournaments import LATER, tables_of
+from tests.tables.helpers.tournaments import LATER, phones_with_claims, tables_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _people(count: int) -> tuple[list[tuple[str, str]], dict[str, Client]]:
-    """``count`` phones, each with a seat claim in its session: (name, claim) and the phones."""
-    people, phones = [], {}
-    for i in range(count):
-        phone = Client()
-        session = phone.session
-        claim = claims.new_claim(session)
-        session.save()
-        name = f"Friend {i}"
-        people.append((name, claim))
-        phones[name] = phone
-    return people, phones
 
 
 def _tick_until(condition: Callable[[], bool], limit: int = 20_000) -> None:
@@ -81,7 +69,7 @@ def _mover(tournament: Tournament) -> Entrant | None:
 def moved() -> tuple[Tournament, Entrant, Client, dict[str, Client]]:
     """An 18-player tournament of people (three full tables: every seat a player moves to was
     someone else's before), played until one of them has played at a second table."""
-    people, phones = _people(18)
+    people, phones = phones_with_claims(18)
     tournament = setup.create(people, entrants_wanted=18, computer_fill=False, level_hands=1)
     setup.start(tournament.id)
     _tick_until(lambda: _mover(tournament) is not None)
@@ -219,7 +207,7 @@ def test_a_table_with_no_tournament_stays_a_game_of_its_own() -> None:
 def test_a_player_who_left_sees_none_of_the_hands_the_computer_played_in_their_seat() -> None:
     """A computer takes the seat of a person who leaves and plays on under their name: the
     hands after they left are not theirs, in the list or in the replayer."""
-    people, phones = _people(1)
+    people, phones = phones_with_claims(1)
     (name, claim), phone = people[0], phones["Friend 0"]
     tournament = setup.create(people, entrants_wanted=7, level_hands=3)
     setup.start(tournament.id)

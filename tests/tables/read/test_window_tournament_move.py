@@ -8,28 +8,16 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
-from tables import claims, clock
+from tables import clock
 from tables.models import FormerClaim, Hand, Seat
 from tables.models.tournament import Tournament
 from tables.write import tournament_setup as setup
+from tests.tables.helpers.tournaments import phones_with_claims
 from tests.tables.helpers.windows import assert_window
 
 pytestmark = pytest.mark.django_db
-
-
-def _people(count: int) -> tuple[list[tuple[str, str]], dict[str, Client]]:
-    people, phones = [], {}
-    for i in range(count):
-        phone = Client()
-        session = phone.session
-        claim = claims.new_claim(session)
-        session.save()
-        people.append((f"Friend {i}", claim))
-        phones[f"Friend {i}"] = phone
-    return people, phones
 
 
 def _moved_seat(tournament: Tournament) -> Seat | None:
@@ -47,7 +35,7 @@ def _moved_seat(tournament: Tournament) -> Seat | None:
 
 
 def test_a_moved_player_sees_the_new_seat_s_hands_only_from_their_first_there() -> None:
-    people, phones = _people(12)
+    people, phones = phones_with_claims(12)
     tournament = setup.create(people, entrants_wanted=12, computer_fill=False, level_hands=1)
     setup.start(tournament.id)
     found = None

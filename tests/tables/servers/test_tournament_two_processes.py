@@ -46,7 +46,14 @@ import pytest
 
 from engine.game import STARTING_STACK, Game
 from engine.history import replay
-from tests.helpers.servers import Server, cluster_env, manage, scratch_database, sql
+from tests.helpers.servers import (
+    Server,
+    cluster_env,
+    manage,
+    row_audit,
+    scratch_database,
+    sql,
+)
 
 pytestmark = pytest.mark.services  # about 40 s: not marked slow
 
@@ -61,23 +68,13 @@ FINISH_WITHIN = 180.0  # seconds: a bound for a loaded machine, not a pace
 # Every write to a table row (version, deadline, time, which process), as in
 # test_two_processes; and, at every commit that touched a Seat or an Entrant of a tournament,
 # whatever does not match between the tournament's Seats and its seated entrants.
-AUDIT = """
-CREATE TABLE IF NOT EXISTS tournament_audit (
-    table_id bigint, version bigint, deadline_kind varchar(10), next_deadline timestamptz,
-    at timestamptz, process text
-);
-ALTER TABLE tournament_audit ADD COLUMN IF NOT EXISTS status text;
-CREATE OR REPLACE FUNCTION tournament_audit_row() RETURNS trigger AS $$
-BEGIN
-    INSERT INTO tournament_audit VALUES (
-        NEW.id, NEW.version, NEW.deadline_kind, NEW.next_deadline, clock_timestamp(),
-        current_setting('application_name'), NEW.status
-    );
-    RETURN NEW;
-END $$ LANGUAGE plpgsql;
-DROP TRIGGER IF EXISTS tournament_audit ON tables_table;
-CREATE TRIGGER tournament_audit AFTER INSERT OR UPDATE ON tables_table
-    FOR EACH ROW EXECUTE FUNCTION tournament_audit_row();
+AUDIT = row_audit("tournament_audit", [
+    ("table_id", "bigint", "NEW.id"), ("version", "bigint", "NEW.version"),
+    ("deadline_kind", "varchar(10)", "NEW.deadline_kind"),
+    ("next_deadline", "timestamptz", "NEW.next_deadline"),
+    ("at", "timestamptz", "clock_timestamp()"),
+    ("process", "text", "current_setting('application_name')"), ("status", "text", "NEW.status"),
+]) + """
 
 CREATE TABLE IF NOT EXISTS tournament_seat_audit (
     tournament_id bigint, problem text, at timestamptz

@@ -51,6 +51,7 @@ from tests.helpers.servers import (
     cluster_env,
     manage,
     publishes,
+    row_audit,
     scratch_database,
     second_redis,
     sql,
@@ -153,24 +154,13 @@ def _choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------------- fixture
-AUDIT = """
-CREATE TABLE IF NOT EXISTS twoproc_audit (
-    table_id bigint, version bigint, deadline_kind varchar(10), next_deadline timestamptz,
-    paused boolean, at timestamptz
-);
-ALTER TABLE twoproc_audit ADD COLUMN IF NOT EXISTS last_action text;
-CREATE OR REPLACE FUNCTION twoproc_audit_row() RETURNS trigger AS $$
-BEGIN
-    INSERT INTO twoproc_audit VALUES (
-        NEW.id, NEW.version, NEW.deadline_kind, NEW.next_deadline, NEW.paused, clock_timestamp(),
-        NEW.recent_actions->>-1
-    );
-    RETURN NEW;
-END $$ LANGUAGE plpgsql;
-DROP TRIGGER IF EXISTS twoproc_audit ON tables_table;
-CREATE TRIGGER twoproc_audit AFTER INSERT OR UPDATE ON tables_table
-    FOR EACH ROW EXECUTE FUNCTION twoproc_audit_row();
-"""
+AUDIT = row_audit("twoproc_audit", [
+    ("table_id", "bigint", "NEW.id"), ("version", "bigint", "NEW.version"),
+    ("deadline_kind", "varchar(10)", "NEW.deadline_kind"),
+    ("next_deadline", "timestamptz", "NEW.next_deadline"), ("paused", "boolean", "NEW.paused"),
+    ("at", "timestamptz", "clock_timestamp()"),
+    ("last_action", "text", "NEW.recent_actions->>-1"),
+])
 
 
 @dataclass

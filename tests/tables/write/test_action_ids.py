@@ -66,7 +66,6 @@ def test_a_double_tap_is_applied_once_and_the_second_changes_nothing() -> None:
     assert elsewhere.applied
 
 
-
 def test_a_table_remembers_its_last_action_ids_and_an_old_one_is_still_refused() -> None:
     """The table keeps the last RECENT_ACTIONS_KEPT ids. An id older than that comes back only
     with the version it was drawn for, long gone: refused as stale, never applied twice."""

@@ -45,8 +45,6 @@ def _staff() -> User:
     return User.objects.get_or_create(username="mod", defaults={"is_staff": True})[0]
 
 
-
-
 def age(table: Table, days: float) -> None:
     """As if the game had ended (and last changed) ``days`` days ago."""
     moment = timezone.now() - timedelta(days=days)

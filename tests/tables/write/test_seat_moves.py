@@ -44,8 +44,6 @@ def hole_cards(table: Table, position: int) -> set[str]:
     return {str(c) for c in hand.hole[hand.seats.index(position)]}
 
 
-
-
 @pytest.mark.django_db
 def test_a_seat_moves_mid_hand_with_its_cards_and_the_old_phone_only_watches() -> None:
     table, (asha, _bikash) = started("Asha", "Bikash")

@@ -19,8 +19,6 @@ from tests.tables.helpers.frames import fields
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-
-
 def table_at_a_turn() -> tuple[Table, list[str]]:
     return pass_and_play(["Asha", "Bikash", "Chandra"], 4)
 
