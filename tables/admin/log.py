@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy
 
+from tables.admin.bases import LogAdminBase
 from tables.models import ModerationAction
-
-if TYPE_CHECKING:
-    LogAdminBase = admin.ModelAdmin[ModerationAction]
-else:
-    LogAdminBase = admin.ModelAdmin
 
 
 @admin.register(ModerationAction)
