@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from engine.cards import parse_card
 from engine.evaluator import evaluate
@@ -32,6 +33,22 @@ def _single(rank: int) -> str:
     }.get(rank, _("two"))
 
 
+# Each category's sentence (translated when drawn): %(sa)s names the first rank ("ace"),
+# %(pa)s and %(pb)s the first and second in the plural ("aces", "kings").
+_SENTENCES = {
+    "royal_flush": gettext_noop("Royal flush"),
+    "straight_flush": gettext_noop("Straight flush, %(sa)s high"),
+    "four_of_a_kind": gettext_noop("Four of a kind, %(pa)s"),
+    "full_house": gettext_noop("Full house, %(pa)s full of %(pb)s"),
+    "flush": gettext_noop("Flush, %(sa)s high"),
+    "straight": gettext_noop("Straight, %(sa)s high"),
+    "three_of_a_kind": gettext_noop("Three of a kind, %(pa)s"),
+    "two_pair": gettext_noop("Two pair, %(pa)s and %(pb)s"),
+    "pair": gettext_noop("Pair of %(pa)s"),
+    "high_card": gettext_noop("High card, %(sa)s"),
+}
+
+
 def hand_name(key: Mapping[str, Any] | None) -> str:
     """The name for a key from ``HandValue.key`` (an empty string for no key)."""
     if not key:
@@ -39,27 +56,10 @@ def hand_name(key: Mapping[str, Any] | None) -> str:
     category = key.get("category")
     ranks = [int(r) for r in key.get("ranks") or []] + [2, 2]
     a, b = ranks[0], ranks[1]
-    if category == "royal_flush":
-        return _("Royal flush")
-    if category == "straight_flush":
-        return _("Straight flush, %(sa)s high") % {"sa": _single(a)}
-    if category == "four_of_a_kind":
-        return _("Four of a kind, %(pa)s") % {"pa": _plural(a)}
-    if category == "full_house":
-        return _("Full house, %(pa)s full of %(pb)s") % {"pa": _plural(a), "pb": _plural(b)}
-    if category == "flush":
-        return _("Flush, %(sa)s high") % {"sa": _single(a)}
-    if category == "straight":
-        return _("Straight, %(sa)s high") % {"sa": _single(a)}
-    if category == "three_of_a_kind":
-        return _("Three of a kind, %(pa)s") % {"pa": _plural(a)}
-    if category == "two_pair":
-        return _("Two pair, %(pa)s and %(pb)s") % {"pa": _plural(a), "pb": _plural(b)}
-    if category == "pair":
-        return _("Pair of %(pa)s") % {"pa": _plural(a)}
-    if category == "high_card":
-        return _("High card, %(sa)s") % {"sa": _single(a)}
-    return ""
+    sentence = _SENTENCES.get(str(category))
+    if sentence is None:
+        return ""
+    return _(sentence) % {"sa": _single(a), "pa": _plural(a), "pb": _plural(b)}
 
 
 def key_of(cards: Iterable[str]) -> dict[str, Any] | None:
