@@ -28,6 +28,7 @@ from tables.models import Table
 from tables.pages.common import (
     HtmxHttpRequest,
     find_table,
+    name_refused,
     no_table,
     pass_state,
     save_pass_state,
@@ -163,8 +164,7 @@ def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
     found = find_table(request, code)
     form = JoinForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Please type a name of at most 20 characters."))
-        return redirect("tables:table", code=found.code)
+        return name_refused(request, "tables:table", found.code)
     try:
         lobby.join_table(
             found.id, form.cleaned_data["name"], request.session,
