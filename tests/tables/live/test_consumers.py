@@ -15,7 +15,7 @@ from tables.models import Table
 from tables.write import lobby as lobby_flows
 from tables.write import path
 from tests.tables.helpers import Frame, Phone, game_of, my_cards, new_session
-from tests.tables.helpers.driver import build, seat_people
+from tests.tables.helpers.driver import Driver, build, seat_people
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -191,6 +191,15 @@ async def test_a_phone_of_several_seats_always_gets_the_view_when_it_connects() 
     await phone.close()
 
 
+async def _a_turn_and_another_phone() -> tuple[Driver, Frame, int, Phone]:
+    """Asha and Bikash heads-up, a person to act: the driver, the frame of that person's
+    phone, their seat, and the other person's phone."""
+    driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=2))
+    phone, frame, seat = await _person_turn(driver)
+    other = next(p.phone for p in driver.persons if p.phone is not phone)
+    return driver, frame, seat, other
+
+
 async def _person_turn(driver) -> tuple[Phone, Frame, int]:  # type: ignore[no-untyped-def]
     """Step until a person is to act; their phone, its frame and their seat."""
     person, frame = await driver.until_a_person_acts()
@@ -225,9 +234,7 @@ async def test_a_stale_version_gets_the_fresh_view_and_a_notice() -> None:
 
 
 async def test_an_action_out_of_turn_is_refused_with_a_readable_message() -> None:
-    driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=2))
-    phone, frame, seat = await _person_turn(driver)
-    other = next(p.phone for p in driver.persons if p.phone is not phone)
+    driver, frame, seat, other = await _a_turn_and_another_phone()
     await other.send(
         {"type": "action", "kind": "fold", "version": frame.version, "action_id": "early-1"}
     )
@@ -274,9 +281,7 @@ async def test_a_seat_at_another_table_gives_no_rights_here() -> None:
 
 
 async def test_an_action_for_another_players_seat_is_refused() -> None:
-    driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=2))
-    phone, frame, seat = await _person_turn(driver)
-    other = next(p.phone for p in driver.persons if p.phone is not phone)
+    driver, frame, seat, other = await _a_turn_and_another_phone()
     await other.send(
         {"type": "action", "kind": "fold", "version": frame.version, "action_id": "s-1",
          "seat": seat}

@@ -30,7 +30,7 @@ from tables.write.announce import group_name, tell
 from tests.helpers.outage import DatabaseOutage
 from tests.helpers.servers import RedisServer, free_port
 from tests.tables.helpers import Frame, Phone, phone_of
-from tests.tables.helpers.driver import build
+from tests.tables.helpers.driver import Driver, Person, build
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -93,6 +93,13 @@ def lines() -> Iterator[_Lines]:
             logger.removeHandler(handler)
 
 
+async def _at_a_turn() -> tuple[Driver, Person, Frame]:
+    """Asha and Bikash at a table of three, a person to act: the driver, that person, the frame."""
+    driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
+    person, frame = await driver.until_a_person_acts()
+    return driver, person, frame
+
+
 async def _version(table_id: int) -> int:
     return int(await database_sync_to_async(
         lambda: Table.objects.values_list("version", flat=True).get(pk=table_id)
@@ -112,8 +119,7 @@ def _safe(frame: Frame) -> str:
 async def test_an_action_while_the_database_is_away_is_refused_clearly_and_counts_once_later(
     outage: DatabaseOutage,
 ) -> None:
-    driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
-    person, frame = await driver.until_a_person_acts()
+    driver, person, frame = await _at_a_turn()
     nepali = Phone(driver.table.code, person.session.session_key, language="ne")
     await nepali.connect()
     tap = {"type": "action", "kind": _safe(frame), "version": frame.version,
@@ -144,8 +150,7 @@ async def test_an_action_while_the_database_is_away_is_refused_clearly_and_count
 async def test_a_change_committed_while_redis_is_away_still_reaches_the_acting_phone(
     own_redis: RedisServer,
 ) -> None:
-    driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
-    person, frame = await driver.until_a_person_acts()
+    driver, person, frame = await _at_a_turn()
     own_redis.stop()
     await person.phone.send({"type": "action", "kind": _safe(frame),
                              "version": frame.version, "action_id": "no-redis-1"})
@@ -166,8 +171,7 @@ async def test_with_redis_away_a_form_action_a_chat_line_and_a_host_switch_are_n
 
     from tables import metrics
 
-    driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
-    person, frame = await driver.until_a_person_acts()
+    driver, person, frame = await _at_a_turn()
     host = driver.persons[0]
     before = metrics.NOT_ANNOUNCED._value.get()
     own_redis.stop()
@@ -266,8 +270,7 @@ async def test_a_change_announced_while_the_channel_layer_is_away_is_one_line(
 ) -> None:
     """Committed, not announced: the acting phone is drawn it (the others catch up when they
     ask), its socket stays open, one line for the consumer's message and one for a view's."""
-    driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3))
-    person, frame = await driver.until_a_person_acts()
+    driver, person, frame = await _at_a_turn()
     group = group_name(driver.table.id)
     settings.CHANNEL_LAYERS = channel_layers(f"redis://127.0.0.1:{free_port()}/0", prefix="away")
     lines.records.clear()
