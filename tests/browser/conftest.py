@@ -18,7 +18,15 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import BROWSER, CHROMIUM, CHROMIUM_ARGS, JS_ERRORS, PHONE, LiveServer
+from tests.browser.helpers import (
+    BROWSER,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    JS_ERRORS,
+    PHONE,
+    LiveServer,
+    start_computer_game,
+)
 from tests.helpers.servers import Server, free_port
 
 
@@ -132,3 +140,10 @@ def new_phone(browser: Any, csp_violations: list[str]) -> Iterator[Any]:
     for context in contexts:
         context.close()
     assert not csp_violations, "Content Security Policy violations:\n" + "\n".join(csp_violations)
+
+
+@pytest.fixture
+def asha_at_a_computer_table(app_server: LiveServer, new_phone: Any) -> tuple[Any, str]:
+    """Asha's phone at a new table against the computer: the phone and the table's code."""
+    phone = new_phone()
+    return phone, start_computer_game(phone, app_server, "Asha")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -30,6 +30,17 @@ def started(names: list[list[str]], seats: int = 3) -> tuple[Table, list[Any]]:
 def state(table_id: int) -> tuple[Table, Game]:
     table = Table.objects.get(pk=table_id)
     return table, game_of(table)
+
+
+def _tick_until_deadline(table: Table, kind: str, later: datetime, tries: int) -> Table:
+    """Fire what is due at ``later`` until the table's next deadline is of ``kind`` (at most
+    ``tries`` times): the table's row then."""
+    for _ in range(tries):
+        row = Table.objects.get(pk=table.id)
+        if row.deadline_kind == kind:
+            break
+        clock.tick(later)
+    return row
 
 
 def test_p2_computer_players_act_only_after_their_pause(
@@ -106,11 +117,7 @@ def test_the_next_hand_waits_long_enough_to_see_the_result(settings: LazySetting
     settings.TABLES_NEXT_HAND_PAUSE = 5.0
     table, _sessions = started([["Asha"], ["Bikash"]], seats=2)
     later = timezone.now() + timedelta(minutes=5)
-    for _ in range(100):
-        row = Table.objects.get(pk=table.id)
-        if row.deadline_kind == Table.Deadline.NEXT_HAND:
-            break
-        clock.tick(later)
+    row = _tick_until_deadline(table, Table.Deadline.NEXT_HAND, later, 100)
     assert row.next_deadline is not None
     wait = (row.next_deadline - row.updated_at).total_seconds()
     assert 4.5 <= wait <= 5.5
@@ -199,11 +206,7 @@ def test_a_computer_player_that_fails_checks_or_folds_instead(
         new_phone(), ["Asha"], lobby.TableSettings(seat_count=4), Table.Mode.COMPUTER
     )
     later = timezone.now() + timedelta(minutes=5)
-    for _ in range(20):
-        row = Table.objects.get(pk=table.id)
-        if row.deadline_kind == Table.Deadline.BOT:
-            break
-        clock.tick(later)
+    row = _tick_until_deadline(table, Table.Deadline.BOT, later, 20)
     assert row.deadline_kind == Table.Deadline.BOT
     assert clock.tick(later) == 1
     hand = game_of(Table.objects.get(pk=table.id)).hand
