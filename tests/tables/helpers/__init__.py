@@ -1,4 +1,10 @@
-"""Shared helpers: sessions that hold seats, phones (websocket clients), and frame checks."""
+"""Helpers of the tables tests: sessions that hold seats (``new_session``, ``phone_of``),
+phones (websocket clients), frames and the cards they may show, tables made and played.
+
+Beside it: ``driver`` (people and computers playing a table over websockets), ``frames``
+(snapshots and frames drawn by hand, announcements), ``pages`` (tables played through the
+pages, what a player saw), ``tournaments`` (a tournament of computers through the clock),
+``windows`` (the hands a moved seat's phone may see)."""
 
 from __future__ import annotations
 
