@@ -1,11 +1,14 @@
 """The admin's base classes, typed by model for mypy (django-stubs makes them generic) and the
-plain Django classes at run time: one place instead of a ``TYPE_CHECKING`` block per module."""
+plain Django classes at run time: one place instead of a ``TYPE_CHECKING`` block per module;
+and ``ReadOnlyInline``, what every inline of a table's page shares (rows shown, none added or
+deleted there)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 if TYPE_CHECKING:
     from tables.models import ChatMessage, Group, Hand, ModerationAction, Seat, Table
@@ -20,3 +23,13 @@ if TYPE_CHECKING:
 else:
     GroupAdminBase = HandAdminBase = LogAdminBase = TableAdminBase = admin.ModelAdmin
     SeatInlineBase = LogInlineBase = ChatInlineBase = admin.TabularInline
+
+
+class ReadOnlyInline:
+    """Mixed in before an inline's base: its rows are shown, none is added or deleted there."""
+
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -19,7 +19,13 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tables.admin.bases import ChatInlineBase, LogInlineBase, SeatInlineBase, TableAdminBase
+from tables.admin.bases import (
+    ChatInlineBase,
+    LogInlineBase,
+    ReadOnlyInline,
+    SeatInlineBase,
+    TableAdminBase,
+)
 from tables.models import NAME_MAX, ChatMessage, Hand, ModerationAction, Seat, Table
 from tables.write import moderation, talk
 from tables.write.path import Refused
@@ -60,15 +66,10 @@ class RenameForm(ReasonForm):
     field_order = ["name", "reason"]
 
 
-class SeatInline(SeatInlineBase):
+class SeatInline(ReadOnlyInline, SeatInlineBase):
     model = Seat
-    extra = 0
-    can_delete = False
     fields = ("position", "name", "kind", "away", "last_seen", "moderate")
     readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     @admin.display(description=gettext_lazy("Player"))
     def kind(self, seat: Seat) -> str:
@@ -89,35 +90,25 @@ class SeatInline(SeatInlineBase):
         return format_html_join(" · ", '<a href="{}">{}</a>', links)
 
 
-class ModerationInline(LogInlineBase):
+class ModerationInline(ReadOnlyInline, LogInlineBase):
     model = ModerationAction
-    extra = 0
-    can_delete = False
     fields = ("at", "moderator", "what", "reason")
     readonly_fields = fields
     verbose_name_plural = gettext_lazy("Moderation log")
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     @admin.display(description=gettext_lazy("What"))
     def what(self, action: ModerationAction) -> str:
         return action.described()
 
 
-class ChatInline(ChatInlineBase):
+class ChatInline(ReadOnlyInline, ChatInlineBase):
     """The table's talk, newest first, each line with what staff can do about it."""
 
     model = ChatMessage
-    extra = 0
-    can_delete = False
     fields = ("at", "position", "name", "said", "deleted", "moderate")
     readonly_fields = fields
     ordering = ("-at", "-id")
     verbose_name_plural = gettext_lazy("Table talk")
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     @admin.display(description=gettext_lazy("Said"))
     def said(self, message: ChatMessage) -> str:

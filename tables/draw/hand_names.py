@@ -16,21 +16,30 @@ from django.utils.translation import gettext_noop
 from engine.cards import parse_card
 from engine.evaluator import evaluate
 
-
-def _plural(rank: int) -> str:
-    return {
-        14: _("aces"), 13: _("kings"), 12: _("queens"), 11: _("jacks"), 10: _("tens"),
-        9: _("nines"), 8: _("eights"), 7: _("sevens"), 6: _("sixes"), 5: _("fives"),
-        4: _("fours"), 3: _("threes"),
-    }.get(rank, _("twos"))
+# Each rank's word, alone and in the plural (translated when drawn); below a three, a two.
+_RANKS = {
+    14: (gettext_noop("ace"), gettext_noop("aces")),
+    13: (gettext_noop("king"), gettext_noop("kings")),
+    12: (gettext_noop("queen"), gettext_noop("queens")),
+    11: (gettext_noop("jack"), gettext_noop("jacks")),
+    10: (gettext_noop("ten"), gettext_noop("tens")),
+    9: (gettext_noop("nine"), gettext_noop("nines")),
+    8: (gettext_noop("eight"), gettext_noop("eights")),
+    7: (gettext_noop("seven"), gettext_noop("sevens")),
+    6: (gettext_noop("six"), gettext_noop("sixes")),
+    5: (gettext_noop("five"), gettext_noop("fives")),
+    4: (gettext_noop("four"), gettext_noop("fours")),
+    3: (gettext_noop("three"), gettext_noop("threes")),
+}
+_TWO = (gettext_noop("two"), gettext_noop("twos"))
 
 
 def _single(rank: int) -> str:
-    return {
-        14: _("ace"), 13: _("king"), 12: _("queen"), 11: _("jack"), 10: _("ten"),
-        9: _("nine"), 8: _("eight"), 7: _("seven"), 6: _("six"), 5: _("five"),
-        4: _("four"), 3: _("three"),
-    }.get(rank, _("two"))
+    return _(_RANKS.get(rank, _TWO)[0])
+
+
+def _plural(rank: int) -> str:
+    return _(_RANKS.get(rank, _TWO)[1])
 
 
 # Each category's sentence (translated when drawn): %(sa)s names the first rank ("ace"),
