@@ -22,7 +22,7 @@ Each failover reports: seconds from the kill to the standby's promotion, to the 
 begun after the kill and acknowledged, to the old primary being the synchronous standby again;
 changes refused meanwhile (a phone's "saving slowly", tried again every 0.1 s), whose COMMIT's
 answer was lost (and whether they were saved), and lost (acknowledged but missing: must be 0).
-Output: benchmarks/out/ha/pg_failover.json.
+Output: pg_failover.json, under benchmarks/out/ha/ (not committed).
 """
 
 from __future__ import annotations

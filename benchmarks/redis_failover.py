@@ -5,7 +5,7 @@ replica (issue 40: goal 3 s from the promotion).
         [--death killed|frozen]
 
 A master, its replica and three Sentinels of the benchmark's own
-(tests/tables/sentinel_redis.py: ports --port to --port+4, a dead master noticed after 1 s), the
+(tests/helpers/sentinel_redis.py: ports --port to --port+4, a dead master noticed after 1 s), the
 app's channel layer finding the master through the Sentinels, a scratch SQLite file, and
 ``--tables`` tables of three seats, each with its two players' phones and a spectator's (in this
 process, as in the tests). Each run: SIGKILL of the master (``--death frozen``: SIGSTOP, a
@@ -57,9 +57,9 @@ from config.channel_layers import channel_layers, sentinel_hosts  # noqa: E402
 from tables import clock  # noqa: E402
 from tables.models import Table  # noqa: E402
 from tables.write import lobby  # noqa: E402
-from tests.tables.driver import seat_people_now  # noqa: E402
+from tests.helpers.sentinel_redis import MASTER_NAME, SentinelRedis  # noqa: E402
 from tests.tables.helpers import Phone, new_session  # noqa: E402
-from tests.tables.sentinel_redis import MASTER_NAME, SentinelRedis  # noqa: E402
+from tests.tables.helpers.driver import seat_people_now  # noqa: E402
 
 
 def tables(count: int) -> list[tuple[Table, list[str]]]:

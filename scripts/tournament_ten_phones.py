@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.game import Game  # noqa: E402
-from tests.tables.server import Server  # noqa: E402
+from tests.helpers.servers import Server  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "out" / "tournament_ten"
 PHONE = {"width": 390, "height": 844}

@@ -1,5 +1,6 @@
 """Which table, tournament or group a code names: the one way every page, form post and the
-table's websocket ask it (tests/tables/test_code_lookups.py walks the URL patterns to prove it).
+table's websocket ask it (tests/tables/pages/test_code_lookups.py walks the URL patterns to
+prove it).
 
 A client already limited (``tables.ratelimit``) is refused before anything is looked up
 (``TooManyWrongCodes``, answered 429 by ``TooManyWrongCodesMiddleware``), so the answer never

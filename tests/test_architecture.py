@@ -1,6 +1,7 @@
 """The layout shows the design: no import circle anywhere, no oversized module in tables/, the
 rooms a newcomer looks for (the write side, the live side, the cache) where they guess, each room
-importing only the rooms below it, and no private name imported from another module."""
+importing only the rooms below it, and no private name imported from another module; and in the
+tests, no test module taking a helper from another test module (helpers live in helper modules)."""
 
 from __future__ import annotations
 
@@ -256,3 +257,57 @@ def private_imports() -> list[str]:
 
 def test_no_private_name_is_imported_from_another_module() -> None:
     assert private_imports() == []
+
+
+def is_test_module(dotted: str) -> bool:
+    return dotted.startswith("tests.") and dotted.rsplit(".", 1)[-1].startswith("test_")
+
+
+def borrowed_from_test_modules(files: dict[str, str] | None = None) -> list[str]:
+    """Each name a test module (``test_*.py``) takes from another test module, but a test:
+    a module may name another's tests to run them again (on PostgreSQL, say), never take its
+    helpers, which belong in a helper module (tests/helpers/, tests/tables/helpers/...).
+    ``files``: dotted name to source (default: every test module of tests/)."""
+    if files is None:
+        files = {
+            module_name(path): path.read_text()
+            for path in sorted((ROOT / "tests").rglob("test_*.py"))
+        }
+    found = []
+    for name, text in files.items():
+        tree = ast.parse(text)
+        aliases: dict[str, str] = {}  # a test module imported whole, by the name it is used as
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                for alias in node.names:
+                    whole = f"{node.module}.{alias.name}"
+                    if is_test_module(whole):
+                        aliases[alias.asname or alias.name] = whole
+                    elif is_test_module(node.module) and not alias.name.startswith("test_"):
+                        found.append(f"{name}: {node.module}.{alias.name}")
+            elif isinstance(node, ast.Import):
+                found += [f"{name}: {a.name}" for a in node.names if is_test_module(a.name)]
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id in aliases and not node.attr.startswith("test_")
+            ):
+                found.append(f"{name}: {aliases[node.value.id]}.{node.attr}")
+    return sorted(found)
+
+
+def test_no_test_module_takes_a_helper_from_another_test_module() -> None:
+    assert borrowed_from_test_modules() == []
+
+
+def test_the_test_module_rule_finds_a_borrowed_helper() -> None:
+    files = {
+        "tests.a.test_one": "from tests.b.test_two import started, test_it_plays\n",
+        "tests.a.test_three": "from tests.b import test_two\nx = test_two.page_text\n"
+                              "y = test_two.test_it_plays\n",
+        "tests.a.test_four": "from tests.b.helpers import started\n",
+    }
+    assert borrowed_from_test_modules(files) == [
+        "tests.a.test_one: tests.b.test_two.started",
+        "tests.a.test_three: tests.b.test_two.page_text",
+    ]

@@ -11,7 +11,8 @@ PokerStars text.
 - ``hands``: a table's hands (finished ones in full, one in progress as a spectator sees it);
 - ``log``: the moderation log, read-only;
 - ``groups``: the groups of your games, their names and the games of their seasons;
-- ``login``: the admin's login page, with wrong passwords counted and throttled.
+- ``login``: the admin's login page, with wrong passwords counted and throttled;
+- ``bases``: the admin's base classes, typed by model.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ name and remove a game from a season; each is kept in the moderation log with wh
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -17,16 +17,12 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tables.admin.bases import GroupAdminBase
 from tables.admin.tables import ReasonForm
 from tables.models import Group, GroupGame
 from tables.models.season import GROUP_NAME_MAX
 from tables.write import groups
 from tables.write.path import Refused
-
-if TYPE_CHECKING:
-    GroupAdminBase = admin.ModelAdmin[Group]
-else:
-    GroupAdminBase = admin.ModelAdmin
 
 
 class GroupRenameForm(ReasonForm):

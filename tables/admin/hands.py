@@ -3,7 +3,7 @@ progress only as a spectator sees it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
@@ -14,13 +14,9 @@ from django.utils.translation import gettext_lazy
 from engine.export import SPECTATOR, HandMeta, pokerstars_hand
 from engine.history import replay
 from engine.views import visible_events
+from tables.admin.bases import HandAdminBase
 from tables.draw.describe import describe
 from tables.models import Hand
-
-if TYPE_CHECKING:
-    HandAdminBase = admin.ModelAdmin[Hand]
-else:
-    HandAdminBase = admin.ModelAdmin
 
 
 @admin.register(Hand)

@@ -2,37 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tables.admin.bases import LogAdminBase
 from tables.models import ModerationAction
-from tables.write import moderation, talk
-
-if TYPE_CHECKING:
-    LogAdminBase = admin.ModelAdmin[ModerationAction]
-else:
-    LogAdminBase = admin.ModelAdmin
-
-
-def describe_action(action: ModerationAction) -> str:
-    said = talk.describe_action(action)
-    if said is not None:
-        return said
-    label = str(moderation.ACTION_LABELS.get(action.action, action.action))
-    detail = action.detail or {}
-    if action.action == moderation.RENAME:
-        return f"{label}: {detail.get('old')} → {detail.get('new')} (seat {detail.get('seat')})"
-    if action.action in (moderation.REMOVE, moderation.HOST_MOVE):
-        return f"{label}: {detail.get('name')} (seat {detail.get('seat')})"
-    if action.action == moderation.CLOSE and detail.get("cancelled_hand"):
-        return _("%(label)s (hand %(n)s cancelled)") % {
-            "label": label, "n": detail["cancelled_hand"],
-        }
-    return label
 
 
 @admin.register(ModerationAction)
@@ -55,4 +32,4 @@ class ModerationActionAdmin(LogAdminBase):
 
     @admin.display(description=gettext_lazy("What"))
     def what(self, action: ModerationAction) -> str:
-        return describe_action(action)
+        return action.described()

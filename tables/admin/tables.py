@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -18,21 +19,16 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tables.admin.bases import (
+    ChatInlineBase,
+    LogInlineBase,
+    ReadOnlyInline,
+    SeatInlineBase,
+    TableAdminBase,
+)
 from tables.models import NAME_MAX, ChatMessage, Hand, ModerationAction, Seat, Table
 from tables.write import moderation, talk
 from tables.write.path import Refused
-
-if TYPE_CHECKING:
-    TableAdminBase = admin.ModelAdmin[Table]
-    SeatInlineBase = admin.TabularInline[Seat, Table]
-    LogInlineBase = admin.TabularInline[ModerationAction, Table]
-    ChatInlineBase = admin.TabularInline[ChatMessage, Table]
-else:
-    TableAdminBase = admin.ModelAdmin
-    SeatInlineBase = LogInlineBase = ChatInlineBase = admin.TabularInline
-
-
-from tables.admin.log import describe_action
 
 
 def close_table(table_id: int, moderator: Any, reason: str = "") -> ModerationAction:
@@ -70,15 +66,10 @@ class RenameForm(ReasonForm):
     field_order = ["name", "reason"]
 
 
-class SeatInline(SeatInlineBase):
+class SeatInline(ReadOnlyInline, SeatInlineBase):
     model = Seat
-    extra = 0
-    can_delete = False
     fields = ("position", "name", "kind", "away", "last_seen", "moderate")
     readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     @admin.display(description=gettext_lazy("Player"))
     def kind(self, seat: Seat) -> str:
@@ -99,35 +90,25 @@ class SeatInline(SeatInlineBase):
         return format_html_join(" · ", '<a href="{}">{}</a>', links)
 
 
-class ModerationInline(LogInlineBase):
+class ModerationInline(ReadOnlyInline, LogInlineBase):
     model = ModerationAction
-    extra = 0
-    can_delete = False
     fields = ("at", "moderator", "what", "reason")
     readonly_fields = fields
     verbose_name_plural = gettext_lazy("Moderation log")
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
     @admin.display(description=gettext_lazy("What"))
     def what(self, action: ModerationAction) -> str:
-        return describe_action(action)
+        return action.described()
 
 
-class ChatInline(ChatInlineBase):
+class ChatInline(ReadOnlyInline, ChatInlineBase):
     """The table's talk, newest first, each line with what staff can do about it."""
 
     model = ChatMessage
-    extra = 0
-    can_delete = False
     fields = ("at", "position", "name", "said", "deleted", "moderate")
     readonly_fields = fields
     ordering = ("-at", "-id")
     verbose_name_plural = gettext_lazy("Table talk")
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     @admin.display(description=gettext_lazy("Said"))
     def said(self, message: ChatMessage) -> str:
@@ -324,38 +305,41 @@ class TableAdmin(TableAdminBase):
         )
 
     def remove_view(self, request: HttpRequest, table_id: int, position: int) -> HttpResponse:
-        table = self._moderated(request, table_id)
-        seat = get_object_or_404(Seat, table=table, position=position)
-        form = ReasonForm(request.POST if request.method == "POST" else None)
-        answer = self._run(
-            request, table, form,
-            lambda data: moderation.remove_person(table.pk, position, request.user,
-                                                  data["reason"]),
-            _("%(name)s was removed from the seat.") % {"name": seat.name},
-        )
-        help_text = _(
-            "During a game a computer player of the table's level takes the seat and its "
-            "chips; in the lobby the seat is freed. When nobody is left, the table closes."
-        )
-        return answer or self._form_page(
-            request, table, _("Remove %(name)s from the seat") % {"name": seat.name}, form,
-            help_text, seat,
+        return self._on_seat(
+            request, table_id, position, ReasonForm,
+            lambda table, data: moderation.remove_person(table.pk, position, request.user,
+                                                         data["reason"]),
+            _("%(name)s was removed from the seat."), _("Remove %(name)s from the seat"),
+            _(
+                "During a game a computer player of the table's level takes the seat and its "
+                "chips; in the lobby the seat is freed. When nobody is left, the table closes."
+            ),
         )
 
     def rename_view(self, request: HttpRequest, table_id: int, position: int) -> HttpResponse:
-        table = self._moderated(request, table_id)
-        seat = get_object_or_404(Seat, table=table, position=position)
-        form = RenameForm(request.POST if request.method == "POST" else None)
-        answer = self._run(
-            request, table, form,
-            lambda data: moderation.rename_player(
+        return self._on_seat(
+            request, table_id, position, RenameForm,
+            lambda table, data: moderation.rename_player(
                 table.pk, position, data["name"], request.user, data["reason"]
             ),
-            _("The player was renamed."),
+            _("The player was renamed."), _("Rename %(name)s"),
+            _("The new name shows at the table at once and in the table's histories."),
         )
-        help_text = _("The new name shows at the table at once and in the table's histories.")
+
+    def _on_seat(
+        self, request: HttpRequest, table_id: int, position: int, form_class: type[forms.Form],
+        act: Callable[[Table, dict[str, Any]], object], done: str, title: str, help_text: str,
+    ) -> HttpResponse:
+        """A moderation action on one seat: its form, and on a valid post the action (``done``
+        and ``title`` name the seat's player as ``%(name)s``)."""
+        table = self._moderated(request, table_id)
+        seat = get_object_or_404(Seat, table=table, position=position)
+        form = form_class(request.POST if request.method == "POST" else None)
+        answer = self._run(
+            request, table, form, lambda data: act(table, data), done % {"name": seat.name}
+        )
         return answer or self._form_page(
-            request, table, _("Rename %(name)s") % {"name": seat.name}, form, help_text, seat,
+            request, table, title % {"name": seat.name}, form, help_text, seat,
         )
 
     def chat_delete_view(
@@ -379,21 +363,14 @@ class TableAdmin(TableAdminBase):
         return answer or self._form_page(request, table, title, form, help_text)
 
     def chat_mute_view(self, request: HttpRequest, table_id: int, position: int) -> HttpResponse:
-        table = self._moderated(request, table_id)
-        seat = get_object_or_404(Seat, table=table, position=position)
-        form = ReasonForm(request.POST if request.method == "POST" else None)
-        answer = self._run(
-            request, table, form,
-            lambda data: talk.mute_person(table.pk, position, request.user, data["reason"]),
-            _("%(name)s can no longer talk at this table.") % {"name": seat.name},
-        )
-        help_text = _(
-            "Whatever this person sends to the table's talk is refused from now on; they can "
-            "still play."
-        )
-        return answer or self._form_page(
-            request, table, _("Mute %(name)s at this table") % {"name": seat.name}, form,
-            help_text, seat,
+        return self._on_seat(
+            request, table_id, position, ReasonForm,
+            lambda table, data: talk.mute_person(table.pk, position, request.user, data["reason"]),
+            _("%(name)s can no longer talk at this table."), _("Mute %(name)s at this table"),
+            _(
+                "Whatever this person sends to the table's talk is refused from now on; they "
+                "can still play."
+            ),
         )
 
     # ------------------------------------------------------------------ bulk actions

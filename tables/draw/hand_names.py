@@ -11,25 +11,51 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from engine.cards import parse_card
 from engine.evaluator import evaluate
 
-
-def _plural(rank: int) -> str:
-    return {
-        14: _("aces"), 13: _("kings"), 12: _("queens"), 11: _("jacks"), 10: _("tens"),
-        9: _("nines"), 8: _("eights"), 7: _("sevens"), 6: _("sixes"), 5: _("fives"),
-        4: _("fours"), 3: _("threes"),
-    }.get(rank, _("twos"))
+# Each rank's word, alone and in the plural (translated when drawn); below a three, a two.
+_RANKS = {
+    14: (gettext_noop("ace"), gettext_noop("aces")),
+    13: (gettext_noop("king"), gettext_noop("kings")),
+    12: (gettext_noop("queen"), gettext_noop("queens")),
+    11: (gettext_noop("jack"), gettext_noop("jacks")),
+    10: (gettext_noop("ten"), gettext_noop("tens")),
+    9: (gettext_noop("nine"), gettext_noop("nines")),
+    8: (gettext_noop("eight"), gettext_noop("eights")),
+    7: (gettext_noop("seven"), gettext_noop("sevens")),
+    6: (gettext_noop("six"), gettext_noop("sixes")),
+    5: (gettext_noop("five"), gettext_noop("fives")),
+    4: (gettext_noop("four"), gettext_noop("fours")),
+    3: (gettext_noop("three"), gettext_noop("threes")),
+}
+_TWO = (gettext_noop("two"), gettext_noop("twos"))
 
 
 def _single(rank: int) -> str:
-    return {
-        14: _("ace"), 13: _("king"), 12: _("queen"), 11: _("jack"), 10: _("ten"),
-        9: _("nine"), 8: _("eight"), 7: _("seven"), 6: _("six"), 5: _("five"),
-        4: _("four"), 3: _("three"),
-    }.get(rank, _("two"))
+    return _(_RANKS.get(rank, _TWO)[0])
+
+
+def _plural(rank: int) -> str:
+    return _(_RANKS.get(rank, _TWO)[1])
+
+
+# Each category's sentence (translated when drawn): %(sa)s names the first rank ("ace"),
+# %(pa)s and %(pb)s the first and second in the plural ("aces", "kings").
+_SENTENCES = {
+    "royal_flush": gettext_noop("Royal flush"),
+    "straight_flush": gettext_noop("Straight flush, %(sa)s high"),
+    "four_of_a_kind": gettext_noop("Four of a kind, %(pa)s"),
+    "full_house": gettext_noop("Full house, %(pa)s full of %(pb)s"),
+    "flush": gettext_noop("Flush, %(sa)s high"),
+    "straight": gettext_noop("Straight, %(sa)s high"),
+    "three_of_a_kind": gettext_noop("Three of a kind, %(pa)s"),
+    "two_pair": gettext_noop("Two pair, %(pa)s and %(pb)s"),
+    "pair": gettext_noop("Pair of %(pa)s"),
+    "high_card": gettext_noop("High card, %(sa)s"),
+}
 
 
 def hand_name(key: Mapping[str, Any] | None) -> str:
@@ -39,27 +65,10 @@ def hand_name(key: Mapping[str, Any] | None) -> str:
     category = key.get("category")
     ranks = [int(r) for r in key.get("ranks") or []] + [2, 2]
     a, b = ranks[0], ranks[1]
-    if category == "royal_flush":
-        return _("Royal flush")
-    if category == "straight_flush":
-        return _("Straight flush, %(sa)s high") % {"sa": _single(a)}
-    if category == "four_of_a_kind":
-        return _("Four of a kind, %(pa)s") % {"pa": _plural(a)}
-    if category == "full_house":
-        return _("Full house, %(pa)s full of %(pb)s") % {"pa": _plural(a), "pb": _plural(b)}
-    if category == "flush":
-        return _("Flush, %(sa)s high") % {"sa": _single(a)}
-    if category == "straight":
-        return _("Straight, %(sa)s high") % {"sa": _single(a)}
-    if category == "three_of_a_kind":
-        return _("Three of a kind, %(pa)s") % {"pa": _plural(a)}
-    if category == "two_pair":
-        return _("Two pair, %(pa)s and %(pb)s") % {"pa": _plural(a), "pb": _plural(b)}
-    if category == "pair":
-        return _("Pair of %(pa)s") % {"pa": _plural(a)}
-    if category == "high_card":
-        return _("High card, %(sa)s") % {"sa": _single(a)}
-    return ""
+    sentence = _SENTENCES.get(str(category))
+    if sentence is None:
+        return ""
+    return _(sentence) % {"sa": _single(a), "pa": _plural(a), "pb": _plural(b)}
 
 
 def key_of(cards: Iterable[str]) -> dict[str, Any] | None:

@@ -221,10 +221,8 @@ def _hands_played(view: dict[str, Any] | None) -> int:
     """The hands played to their end, as the recap counts them: the number of the last hand
     dealt, less that hand when it was called off (the host ended the game in the middle of it:
     the game then holds no hand)."""
-    if not view:
-        return 0
-    number = int(view["hand_number"])
-    return number if view["hand"] is not None or number == 0 else number - 1
+    number = int(view["hand_number"]) if view else 0
+    return number - 1 if view and view["hand"] is None and number else number
 
 
 def _ended_early(snapshot: Snapshot, view: dict[str, Any] | None, mode: str) -> dict[str, str]:

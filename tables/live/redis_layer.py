@@ -3,7 +3,7 @@
 channels-redis 4.3's ``RedisPubSubChannelLayer`` keeps a pool of connections per Redis server
 for publishing. When Redis restarts, the pooled connection is dead, and the first publish
 after the restart fails on it (measured on this machine: 3 of 5 restarts, each publishing
-0.4 s after Redis answered again; ``tests/tables/test_redis_restart.py``). That publish is a
+0.4 s after Redis answered again; ``tests/tables/servers/test_redis_restart.py``). That publish is a
 table's change that its phones then never hear of: the change is committed, the writer's
 own phone is drawn it, every other phone stands still until it asks. Here such a publish is
 sent once more: the pool has dropped the dead connection and makes a new one.

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.game import STARTING_STACK, GameSettings
@@ -305,8 +306,34 @@ class FailedJoin(models.Model):
 class ModerationAction(models.Model):
     """Who did what to which table, when and why (the admin issue records every action here)."""
 
+    # The actions, as ``action`` holds them (written by tables.write: moderation, host, talk,
+    # groups, seat_moves, tournament_control; read by the admin's log).
+    CLOSE = "close"
     PAUSE = "pause"  # its ``detail["remaining"]``: the seconds the deadline had left
+    RESUME = "resume"
+    REMOVE = "remove_person"
+    RENAME = "rename"
     HOST_PAUSE = "host_pause"  # the host paused the game (tables.write.host); the same detail
+    HOST_RESUME = "host_resume"
+    RENAME_GROUP = "rename_group"  # tables.write.groups.moderate_rename
+    REMOVE_GROUP_GAME = "remove_group_game"
+    HOST_MOVE = "seat_moved_by_host"  # the host moved a gone phone's seat (write.seat_moves)
+    CHAT_DELETE = "chat_delete"
+    CHAT_MUTE = "chat_mute"
+    LABELS = {
+        CLOSE: _("Closed the table"),
+        PAUSE: _("Paused the clock"),
+        RESUME: _("Resumed the clock"),
+        REMOVE: _("Removed a person from a seat"),
+        RENAME: _("Renamed a player"),
+        HOST_PAUSE: _("The host paused the game"),
+        HOST_RESUME: _("The host resumed the game"),
+        RENAME_GROUP: _("Renamed a group"),
+        REMOVE_GROUP_GAME: _("Removed a game from a group's season"),
+        HOST_MOVE: _("The host moved a seat to another phone"),
+        CHAT_DELETE: _("Deleted a chat message"),
+        CHAT_MUTE: _("Muted a person's chat at the table"),
+    }
 
     table = models.ForeignKey(
         Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="moderation"
@@ -324,6 +351,22 @@ class ModerationAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} at {self.at:%Y-%m-%d %H:%M}"
+
+    def described(self) -> str:
+        """The admin log's words for this action: its label and what it was done to."""
+        label = str(self.LABELS.get(self.action, self.action))
+        detail = self.detail or {}
+        if self.action == self.RENAME:
+            return f"{label}: {detail.get('old')} → {detail.get('new')} (seat {detail.get('seat')})"
+        if self.action == self.CHAT_DELETE:
+            return f"{label}: {detail.get('name')}: “{detail.get('text')}”"
+        if self.action in (self.REMOVE, self.HOST_MOVE, self.CHAT_MUTE):
+            return f"{label}: {detail.get('name')} (seat {detail.get('seat')})"
+        if self.action == self.CLOSE and detail.get("cancelled_hand"):
+            return gettext("%(label)s (hand %(n)s cancelled)") % {
+                "label": label, "n": detail["cancelled_hand"],
+            }
+        return label
 
 
 # ---------------------------------------------------------------------------------- late arrivals

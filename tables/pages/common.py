@@ -9,9 +9,10 @@ sends; so a view reads ``table = find_table(request, code)`` and goes on.
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext as _
 from django_htmx.middleware import HtmxDetails
@@ -102,3 +103,9 @@ def message_page(request: HttpRequest, title: str, text: str, status: int = 200)
     return render(
         request, "pages/message.html", {"title": title, "text": text}, status=status
     )
+
+
+def name_refused(request: HttpRequest, page: str, code: str) -> HttpResponse:
+    """A join form whose name cannot be used: the phone is told so, back on ``page``."""
+    messages.error(request, _("Please type a name of at most 20 characters."))
+    return redirect(page, code=code)

@@ -11,6 +11,7 @@ appears, so its hidden cards cannot leak.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -346,18 +347,22 @@ def _one(access: Access, number: int) -> tuple[Hand, EngineHand]:
 
 @require_safe
 def hand_pokerstars(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    access = access_for(request, code)
-    row, hand = _one(access, number)
-    text = pokerstars_hand(hand, names_of(row), meta_of(row, access.table), access.viewer)
-    return _download(text, f"holdem-{access.table.code}-hand-{row.number}.txt", "text/plain")
+    return _hand_file(request, code, number, pokerstars_hand, "txt")
 
 
 @require_safe
 def hand_phh(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    return _hand_file(request, code, number, phh_hand, "phh")
+
+
+def _hand_file(
+    request: HttpRequest, code: str, number: int, write: Callable[..., str], suffix: str
+) -> HttpResponse:
+    """One hand as a file the viewer may have, written by ``write`` (an engine.export writer)."""
     access = access_for(request, code)
     row, hand = _one(access, number)
-    text = phh_hand(hand, names_of(row), meta_of(row, access.table), access.viewer)
-    return _download(text, f"holdem-{access.table.code}-hand-{row.number}.phh", "text/plain")
+    text = write(hand, names_of(row), meta_of(row, access.table), access.viewer)
+    return _download(text, f"holdem-{access.table.code}-hand-{row.number}.{suffix}", "text/plain")
 
 
 def _all(access: Access) -> list[tuple[Hand, EngineHand]]:

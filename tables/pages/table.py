@@ -29,6 +29,7 @@ from tables.pages import push
 from tables.pages.common import (
     HtmxHttpRequest,
     find_table,
+    name_refused,
     no_table,
     pass_state,
     save_pass_state,
@@ -169,8 +170,7 @@ def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
     found = find_table(request, code)
     form = JoinForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Please type a name of at most 20 characters."))
-        return redirect("tables:table", code=found.code)
+        return name_refused(request, "tables:table", found.code)
     try:
         lobby.join_table(
             found.id, form.cleaned_data["name"], request.session,

@@ -33,7 +33,7 @@ from tables.draw import tournament_line as line
 from tables.draw.qr import qr_svg
 from tables.models import Table
 from tables.models.tournament import Tournament
-from tables.pages.common import NotFound, message_page
+from tables.pages.common import NotFound, message_page, name_refused
 from tables.pages.tournament_forms import CreateTournamentForm, JoinTournamentForm
 from tables.read import tournament_history as history
 from tables.read import tournament_recap as recap
@@ -230,8 +230,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     found = _find(request, code)
     form = JoinTournamentForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Please type a name of at most 20 characters."))
-        return redirect("tournament:page", code=found.code)
+        return name_refused(request, "tournament:page", found.code)
     _join_as(request, found, form.cleaned_data["name"])
     return redirect("tournament:page", code=found.code)
 

@@ -239,7 +239,7 @@ def moderate_rename(group: Group, moderator: Any, name: str, reason: str) -> Non
     group.name = clean_group_name(name)
     group.save(update_fields=["name"])
     ModerationAction.objects.create(
-        table=None, moderator=moderator, at=timezone.now(), action="rename_group",
+        table=None, moderator=moderator, at=timezone.now(), action=ModerationAction.RENAME_GROUP,
         reason=reason, detail={"group": group.code, "old": old, "new": group.name},
     )
 
@@ -249,6 +249,6 @@ def moderate_remove_game(link: GroupGame, moderator: Any, reason: str) -> None:
     link.save(update_fields=["removed"])
     ModerationAction.objects.create(
         table=link.table, moderator=moderator, at=timezone.now(),
-        action="remove_group_game", reason=reason,
+        action=ModerationAction.REMOVE_GROUP_GAME, reason=reason,
         detail={"group": link.group.code, "code": link.table.code},
     )

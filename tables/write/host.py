@@ -30,7 +30,6 @@ from django.utils.translation import gettext as _
 
 from tables.models import ModerationAction, Table
 from tables.write import talk
-from tables.write.moderation import HOST_PAUSE, HOST_RESUME
 from tables.write.path import Change, Refused, apply_change
 
 
@@ -59,7 +58,7 @@ def pause_game(table_id: int, hashes: Iterable[str]) -> None:
         remaining = change.stop_clock()
         name = change.name_of(host)
         ModerationAction.objects.create(
-            table=table, at=change.now, action=HOST_PAUSE,
+            table=table, at=change.now, action=ModerationAction.HOST_PAUSE,
             detail={"remaining": remaining, "deadline": table.deadline_kind, "host": name},
         )
         talk.log_event(table.id, host, name, "paused")
@@ -84,7 +83,7 @@ def resume_game(table_id: int, hashes: Iterable[str]) -> None:
         change.start_clock()
         name = change.name_of(host)
         ModerationAction.objects.create(
-            table=table, at=change.now, action=HOST_RESUME, detail={"host": name},
+            table=table, at=change.now, action=ModerationAction.HOST_RESUME, detail={"host": name},
         )
         talk.log_event(table.id, host, name, "resumed")
 

@@ -20,36 +20,12 @@ from typing import Any, cast
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from tables.models import Hand, ModerationAction, Table
 from tables.write.lobby import clean_name, computer_name
 from tables.write.path import Change, Refused, apply_change
 
 CLOSED_BY_MODERATOR = "moderator"  # Table.closed_reason; the phones say "closed by a moderator"
-
-CLOSE = "close"
-PAUSE = ModerationAction.PAUSE
-RESUME = "resume"
-REMOVE = "remove_person"
-RENAME = "rename"
-HOST_PAUSE = ModerationAction.HOST_PAUSE  # the host paused the game (tables.write.host)
-HOST_RESUME = "host_resume"
-RENAME_GROUP = "rename_group"  # tables.write.groups.moderate_rename
-REMOVE_GROUP_GAME = "remove_group_game"
-HOST_MOVE = "seat_moved_by_host"  # the host moved a gone phone's seat (tables.write.seat_moves)
-ACTION_LABELS = {
-    CLOSE: gettext_lazy("Closed the table"),
-    PAUSE: gettext_lazy("Paused the clock"),
-    RESUME: gettext_lazy("Resumed the clock"),
-    REMOVE: gettext_lazy("Removed a person from a seat"),
-    RENAME: gettext_lazy("Renamed a player"),
-    HOST_PAUSE: gettext_lazy("The host paused the game"),
-    HOST_RESUME: gettext_lazy("The host resumed the game"),
-    RENAME_GROUP: gettext_lazy("Renamed a group"),
-    REMOVE_GROUP_GAME: gettext_lazy("Removed a game from a group's season"),
-    HOST_MOVE: gettext_lazy("The host moved a seat to another phone"),
-}
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -95,7 +71,8 @@ def close_table(table_id: int, moderator: User, reason: str = "") -> ModerationA
         if previous == Table.Status.CLOSED:
             raise Refused("already_closed", _("This table is already closed."))
         cancelled = _close(change)
-        return _record(change, moderator, CLOSE, reason, status_before=previous,
+        return _record(change, moderator, ModerationAction.CLOSE, reason,
+                       status_before=previous,
                        cancelled_hand=cancelled)
 
     return apply_change(table_id, mutate)
@@ -112,7 +89,7 @@ def pause_clock(table_id: int, moderator: User, reason: str = "") -> ModerationA
         if table.paused:
             raise Refused("already_paused", _("The clock of this table is already paused."))
         remaining = change.stop_clock()
-        return _record(change, moderator, PAUSE, reason, remaining=remaining,
+        return _record(change, moderator, ModerationAction.PAUSE, reason, remaining=remaining,
                        deadline=table.deadline_kind)
 
     return apply_change(table_id, mutate)
@@ -126,7 +103,7 @@ def resume_clock(table_id: int, moderator: User, reason: str = "") -> Moderation
         if not table.paused:
             raise Refused("not_paused", _("The clock of this table is not paused."))
         change.start_clock()
-        return _record(change, moderator, RESUME, reason)
+        return _record(change, moderator, ModerationAction.RESUME, reason)
 
     return apply_change(table_id, mutate)
 
@@ -164,7 +141,8 @@ def remove_person(table_id: int, position: int, moderator: User,
             raise Refused("not_open", _("This game is over: rename the player instead."))
         closed = not change.persons()
         cancelled = _close(change) if closed else None
-        return _record(change, moderator, REMOVE, reason, seat=position, name=name,
+        return _record(change, moderator, ModerationAction.REMOVE, reason, seat=position,
+                       name=name,
                        closed=closed, cancelled_hand=cancelled)
 
     return apply_change(table_id, mutate)
@@ -196,6 +174,7 @@ def rename_player(table_id: int, position: int, new_name: str, moderator: User,
             ]
             if players != hand.players:
                 Hand.objects.filter(pk=hand.pk).update(players=players)
-        return _record(change, moderator, RENAME, reason, seat=position, old=old, new=cleaned)
+        return _record(change, moderator, ModerationAction.RENAME, reason, seat=position,
+                       old=old, new=cleaned)
 
     return apply_change(table_id, mutate)

@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 
 from tables import claims, ratelimit
 from tables.models import ModerationAction, Seat, SeatMove, Table
-from tables.write import moderation, talk
+from tables.write import talk
 from tables.write.announce import group_name, tell
 from tables.write.path import Change, Refused, apply_change
 
@@ -173,7 +173,7 @@ def use_link(token: str, session: MutableMapping[str, Any], keys: list[str]) -> 
         row.save(update_fields=["used_at"])
         if row.by_host:
             ModerationAction.objects.create(
-                table=table, action=moderation.HOST_MOVE, at=change.now,
+                table=table, action=ModerationAction.HOST_MOVE, at=change.now,
                 detail={"seat": seat.position, "name": seat.name},
             )
         talk.log_event(table.id, seat.position, seat.name, "moved")

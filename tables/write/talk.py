@@ -65,14 +65,6 @@ BURST = 5  # messages a phone may send at once...
 EVERY = 2.0  # ...and then one every this many seconds
 HISTORY = 50  # lines sent to a phone when it connects
 
-DELETE = "chat_delete"
-MUTE = "chat_mute"
-ACTION_LABELS = {
-    DELETE: gettext_lazy("Deleted a chat message"),
-    MUTE: gettext_lazy("Muted a person's chat at the table"),
-}
-
-
 def clean_text(text: str) -> str:
     """A chat line as typed: trimmed, line breaks as spaces, 1 to 200 characters."""
     cleaned = " ".join(text.replace("\r", " ").replace("\n", " ").replace("\t", " ").split(" "))
@@ -250,7 +242,7 @@ def delete_message(message_id: int, moderator: Any, reason: str = "") -> Moderat
         message.deleted = True
         message.save(update_fields=["deleted"])
         action = _record(
-            message.table_id, moderator, DELETE, reason, message=message.pk,
+            message.table_id, moderator, ModerationAction.CHAT_DELETE, reason, message=message.pk,
             seat=message.position, name=message.name, text=message.text or message.reaction,
         )
         table_id = message.table_id
@@ -275,15 +267,5 @@ def mute_person(table_id: int, position: int, moderator: Any,
         ChatMute.objects.create(
             table=table, position=position, claim_hash=seat.claim_hash, name=seat.name
         )
-        return _record(table_id, moderator, MUTE, reason, seat=position, name=seat.name)
-
-
-def describe_action(action: ModerationAction) -> str | None:
-    """The admin's words for a chat moderation action (None: not one)."""
-    label = ACTION_LABELS.get(action.action)
-    if label is None:
-        return None
-    detail = action.detail or {}
-    if action.action == DELETE:
-        return f"{label}: {detail.get('name')}: “{detail.get('text')}”"
-    return f"{label}: {detail.get('name')} (seat {detail.get('seat')})"
+        return _record(table_id, moderator, ModerationAction.CHAT_MUTE, reason, seat=position,
+                       name=seat.name)

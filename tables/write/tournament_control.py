@@ -24,7 +24,6 @@ from django.utils.translation import gettext as _
 from tables.models import ModerationAction, Table
 from tables.models.tournament import Tournament
 from tables.read.tournament_lobby import playing_seconds
-from tables.write.moderation import HOST_RESUME
 from tables.write.path import Change, Refused, apply_change
 
 
@@ -94,7 +93,7 @@ def _release(host_name: str) -> Callable[[Change], None]:
             return
         change.start_clock(at_once=True)  # the next hand: dealt at the clock's next tick
         ModerationAction.objects.create(
-            table=table, at=change.now, action=HOST_RESUME,
+            table=table, at=change.now, action=ModerationAction.HOST_RESUME,
             detail={"host": host_name},
         )
 

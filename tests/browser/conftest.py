@@ -1,7 +1,8 @@
 """A real server and Debian's Chromium for the browser tests.
 
-The server is the project's own ``manage.py runserver`` (Daphne) on a free loopback port, with
-its own SQLite file and short clock pauses, so whole games play in seconds. Static files are
+The server is the project's own ``manage.py runserver`` (Daphne; tests/helpers/servers.py) on a
+free loopback port, with its own SQLite file and short clock pauses, so whole games play in
+seconds. Every test here is marked ``browser`` (and skipped without Chromium). Static files are
 served as ``bash scripts/run.sh`` serves them: collected with hashed names and Brotli/gzip copies
 (into a scratch STATIC_ROOT) and served by WhiteNoise, immutable. Playwright drives
 /usr/bin/chromium; no browser is ever downloaded. Screenshots go to ``screenshots/`` at the
@@ -10,40 +11,42 @@ repository root (gitignored; the README names it).
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.browser.helpers import (
+    BROWSER,
     CHROMIUM,
     CHROMIUM_ARGS,
     EXPECTED_CONSOLE,
     JS_ERRORS,
     PHONE,
-    ROOT,
     LiveServer,
+    start_computer_game,
     watch_errors,
 )
+from tests.helpers.servers import Server, free_port
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by mark
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test here is a browser test (marked ``browser``, skipped without Chromium)."""
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in item.path.resolve().parents:
+            for mark in BROWSER:
+                item.add_marker(mark)
 
 
 @pytest.fixture(scope="session")
 def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db_path = tmp_path_factory.mktemp("browser") / "db.sqlite3"
-    port = _free_port()
+    port = free_port()
     env = {
-        **os.environ,
         "DEBUG": "true",
         "DATABASE_URL": f"sqlite:///{db_path}",
         "TABLES_BOT_PAUSE": "0.05,0.15",
@@ -52,45 +55,22 @@ def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]
         "TABLES_CLOCK_IN_SERVER": "true",
         "TABLES_CLOCK_INTERVAL": "0.05",
         "PYTHONUNBUFFERED": "1",
+        "STATIC_COLLECTED": "true",
+        "STATIC_ROOT": str(db_path.parent / "static"),
     }
-    env.pop("REDIS_URL", None)
-    env.pop("PUBLIC_URL", None)
-    env["STATIC_COLLECTED"] = "true"
-    env["STATIC_ROOT"] = str(db_path.parent / "static")
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env,
-        check=True,
-    )
-    log = open(db_path.with_suffix(".log"), "w")  # noqa: SIM115 (closed below)
-    server = subprocess.Popen(
-        # --nostatic: WhiteNoise serves the static files, as with scripts/run.sh.
-        [sys.executable, "manage.py", "runserver", "--noreload", "--nostatic", f"127.0.0.1:{port}"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
+    # --nostatic: WhiteNoise serves the static files, as with scripts/run.sh.
+    server = Server(env, port=port, log=db_path.with_suffix(".log"), command=[
+        sys.executable, "manage.py", "runserver", "--noreload", "--nostatic", f"127.0.0.1:{port}",
+    ])
+    for name in ("REDIS_URL", "PUBLIC_URL"):
+        server.env.pop(name, None)
+    server.manage("migrate", "--noinput", "-v0")
+    server.manage("collectstatic", "--noinput", "-v0")
+    server.start()
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(
-                        "the test server did not start:\n" + db_path.with_suffix(".log").read_text()
-                    ) from None
-                time.sleep(0.1)
-        yield LiveServer(f"http://127.0.0.1:{port}", db_path)
+        yield LiveServer(server.base, db_path)
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
+        server.stop()
 
 
 @pytest.fixture(scope="session")
@@ -167,3 +147,10 @@ def new_phone(browser: Any, csp_violations: list[str]) -> Iterator[Any]:
     for context in contexts:
         context.close()
     assert not csp_violations, "Content Security Policy violations:\n" + "\n".join(csp_violations)
+
+
+@pytest.fixture
+def asha_at_a_computer_table(app_server: LiveServer, new_phone: Any) -> tuple[Any, str]:
+    """Asha's phone at a new table against the computer: the phone and the table's code."""
+    phone = new_phone()
+    return phone, start_computer_game(phone, app_server, "Asha")

@@ -23,7 +23,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync", "--no-first-run",
 ]
 
-# Every test module here starts with: pytestmark = BROWSER
+# The marks of every test here (tests/browser/conftest.py gives them to each).
 BROWSER = [
     pytest.mark.browser,
     pytest.mark.skipif(
@@ -215,15 +215,48 @@ def run_axe(page: Any) -> list[dict[str, Any]]:
     return [v for v in found if v["impact"] in ("serious", "critical")]
 
 
-def start_computer_game(page: Any, server: LiveServer, name: str) -> str:
-    """Create a game against the computer through the home page's form; its table code."""
+def start_computer_game(
+    page: Any, server: LiveServer, name: str, until: str = "table-frame"
+) -> str:
+    """Create a game against the computer through the home page's form, waiting for the test
+    id ``until`` (the table drawn, or ``action-bar``: the person's turn); its table code."""
     page.goto(server.url + "/new/?mode=computer")
     page.fill("input[name=name]", name)
     page.get_by_test_id("create-submit").click()
-    page.get_by_test_id("table-frame").wait_for()
+    page.get_by_test_id(until).wait_for()
     code = frame(page)["code"]
     assert code
     return str(code)
+
+
+def create_friends_table(
+    page: Any, server: LiveServer, name: str = "Asha", seats: int | None = None,
+    from_home: bool = False,
+) -> str:
+    """A friends table created through the form (opened from the home page's link when
+    ``from_home``; ``seats`` chosen in the game settings), up to its lobby; its join link."""
+    if from_home:
+        page.goto(server.url + "/")
+        page.get_by_role("link", name="Play with friends").click()
+    else:
+        page.goto(server.url + "/new/?mode=friends")
+    page.fill("input[name=name]", name)
+    if seats is not None:
+        page.locator("summary", has_text="Game settings").click()
+        page.check(f"input[name=seats][value='{seats}']")
+    page.get_by_test_id("create-submit").click()
+    page.get_by_test_id("start-game").wait_for()
+    link = page.locator("#join-link").get_attribute("href")
+    assert link
+    return str(link)
+
+
+def join_by_link(page: Any, link: str, name: str) -> None:
+    """A friend opens the join link, gives their name and waits for the host in the lobby."""
+    page.goto(link)
+    page.fill("#join-name", name)
+    page.get_by_test_id("join-submit").click()
+    page.get_by_test_id("waiting-for-host").wait_for()
 
 
 def play_until_hand(page: Any, number: int, timeout: float = 180) -> None:

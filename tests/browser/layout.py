@@ -12,7 +12,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.browser.helpers import SCREENSHOTS
+from tests.browser.helpers import SCREENSHOTS, LiveServer, screenshot, watch_errors
+
+LONG_NAME = "Krishnamurti"  # 12 characters: never cut
+assert len(LONG_NAME) == 12
 
 SIZES = [(320, 568), (360, 640), (390, 844), (844, 390), (768, 1024), (1280, 800)]
 
@@ -340,3 +343,53 @@ def check_all_sizes(page: Any, state: str) -> dict[str, list[str]]:
         for size, problems in found.items():
             log.writelines(f"{state} {size}: {p}\n" for p in problems)
     return found
+
+
+SMALL = {"width": 320, "height": 568}
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def both_sizes(page: Any, name: str) -> None:
+    """Screenshots at 320x568 and 390x844; at neither does the page scroll sideways."""
+    for size in (SMALL, PHONE):
+        page.set_viewport_size(size)
+        laid_out(page, size["width"], size["height"])
+        wide = page.evaluate("() => document.documentElement.scrollWidth")
+        assert wide <= size["width"], f"{name} scrolls sideways at {size}"
+        screenshot(page, f"tournament-{name}-{size['width']}x{size['height']}")
+
+
+def still_phone(browser: Any) -> Any:
+    """A phone at 390x844 with motion reduced and the page's clock frozen on demand."""
+    # Reduced motion: these tests measure the table at rest (tests/browser/layout.py settles
+    # every animation before it measures), and a page whose seat to act glows forever costs the
+    # headless browser's software compositor a frame 60 times a second (the four table-size
+    # tests: 95 -> 36 s). Motion itself is played in every other browser test.
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=1, has_touch=True,
+        is_mobile=True, locale="en-GB", reduced_motion="reduce",
+    )
+    context.set_default_timeout(20_000)
+    context.add_init_script(FREEZE_SCRIPT)
+    page = context.new_page()
+    watch_errors(page)
+    return page
+
+
+def computer_table(
+    page: Any, server: LiveServer, seats: int, level: str = "hard", turn: int = 30,
+    bank: int | None = None,
+) -> None:
+    """A new table against the computer, its first hand dealt (a long name: never cut)."""
+    page.goto(server.url + "/new/?mode=computer")
+    page.fill("input[name=name]", LONG_NAME)
+    page.locator("summary", has_text="Game settings").click()
+    page.check(f"input[name=seats][value='{seats}']")
+    page.check(f"input[name=level][value='{level}']")
+    page.check(f"input[name=turn_seconds][value='{turn}']")
+    if bank is not None:  # P4: the time bank (default 60 s)
+        page.check(f"input[name=time_bank][value='{bank}']")
+    page.get_by_test_id("create-submit").click()
+    page.get_by_test_id("table-frame").and_(page.locator("[data-screen=play]")).wait_for()

@@ -6,17 +6,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import (
-    BROWSER,
-    JS_ERRORS,
-    LiveServer,
-    run_axe,
-    screenshot,
-    watch_errors,
-)
+from tests.browser.helpers import JS_ERRORS, LiveServer, run_axe, screenshot, watch_errors
 from tests.browser.layout import settle
-
-pytestmark = BROWSER
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

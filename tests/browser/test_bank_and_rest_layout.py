@@ -12,11 +12,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer
-from tests.browser.layout import check_all_sizes, freeze, thaw
-from tests.browser.test_layout import _computer_table, _phone
-
-pytestmark = BROWSER
+from tests.browser.helpers import JS_ERRORS, LiveServer
+from tests.browser.layout import check_all_sizes, computer_table, freeze, still_phone, thaw
 
 BANK_PHASE_JS = """() => {
   const ring = document.querySelector('#me [data-countdown][data-bank]');
@@ -41,8 +38,8 @@ def _fold(page: Any) -> None:
 def test_p4_p5_the_bank_ring_and_what_would_have_come_fit_every_size(
     app_server: LiveServer, browser: Any
 ) -> None:
-    page = _phone(browser)
-    _computer_table(page, app_server, seats=2)
+    page = still_phone(browser)
+    computer_table(page, app_server, seats=2)
     found: dict[str, Any] = {}
     seen: set[str] = set()
     deadline = time.monotonic() + 240

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, frame
-
-pytestmark = BROWSER
+from tests.browser.helpers import JS_ERRORS, LiveServer, frame
 
 # The answer to the start post waits until the websocket has drawn the started game.
 HOLD_START_ANSWER = """

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, frame
-
-pytestmark = BROWSER
+from tests.browser.helpers import JS_ERRORS, LiveServer, frame
 
 
 def test_a_table_page_sends_the_policy_and_plays_without_violations(

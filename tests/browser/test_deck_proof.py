@@ -6,24 +6,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.browser.helpers import (
-    BROWSER,
-    JS_ERRORS,
-    LiveServer,
-    play_until_hand,
-    run_axe,
-    screenshot,
-    start_computer_game,
-)
-
-pytestmark = BROWSER
+from tests.browser.helpers import JS_ERRORS, LiveServer, play_until_hand, run_axe, screenshot
 
 
 def test_the_table_shows_the_deck_code_and_the_hand_page_verifies_the_deck(
-    app_server: LiveServer, new_phone: Any
+    app_server: LiveServer, asha_at_a_computer_table: tuple[Any, str]
 ) -> None:
-    phone = new_phone()
-    code = start_computer_game(phone, app_server, "Asha")
+    phone, code = asha_at_a_computer_table
     # In the drawer of the bar above the table, not on the bar itself.
     assert not phone.locator(".table-top__info [data-testid=deck-root]").count()
     phone.locator(".log-drawer > summary").click()

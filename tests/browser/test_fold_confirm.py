@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, frame, start_computer_game
+from tests.browser.helpers import JS_ERRORS, LiveServer, frame, start_computer_game
 
-pytestmark = [*BROWSER, pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
 
 def _my_turn_with_a_free_check(page: Any, server: LiveServer) -> None:

@@ -6,24 +6,19 @@ from __future__ import annotations
 from typing import Any
 
 from tests.browser.helpers import (
-    BROWSER,
     JS_ERRORS,
     LiveServer,
     expect_console,
     play_until_hand,
     run_axe,
     screenshot,
-    start_computer_game,
 )
-
-pytestmark = BROWSER
 
 
 def test_a_downloaded_hand_pasted_into_the_replayer_plays_back(
-    app_server: LiveServer, new_phone: Any
+    app_server: LiveServer, asha_at_a_computer_table: tuple[Any, str]
 ) -> None:
-    phone = new_phone()
-    code = start_computer_game(phone, app_server, "Asha")
+    phone, code = asha_at_a_computer_table
     play_until_hand(phone, 2)
     text = phone.request.get(f"{app_server.url}/t/{code}/hands/1/hand.phh").text()
     assert 'variant = "NT"' in text

@@ -8,16 +8,16 @@ from typing import Any
 import pytest
 
 from tests.browser.helpers import (
-    BROWSER,
     JS_ERRORS,
     LiveServer,
     hand_number,
+    join_by_link,
     screenshot,
     take_turn,
 )
 from tests.browser.layout import settle
 
-pytestmark = [*BROWSER, pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
 
 def _create_table(page: Any, server: LiveServer, name: str, seats: int) -> None:
@@ -51,10 +51,7 @@ def test_three_phones_create_join_by_code_and_link_play_to_the_end(
 
     # Chandra opens the link she was sent.
     chandra = new_phone()
-    chandra.goto(link)
-    chandra.fill("#join-name", "Chandra")
-    chandra.get_by_test_id("join-submit").click()
-    chandra.get_by_test_id("waiting-for-host").wait_for()
+    join_by_link(chandra, link, "Chandra")
 
     # The host sees both arrive without reloading.
     asha.locator(".lobby-seat:not(.lobby-seat--open)").nth(2).wait_for()

@@ -7,9 +7,16 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, run_axe, screenshot
+from tests.browser.helpers import (
+    JS_ERRORS,
+    LiveServer,
+    create_friends_table,
+    join_by_link,
+    run_axe,
+    screenshot,
+)
 
-pytestmark = [*BROWSER, pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
 MARKUP = "<b>nice</b> & <i>hi</i>"
 
@@ -27,19 +34,9 @@ def _close_chat(page: Any) -> None:
 
 def test_talk_a_pause_a_late_friend_and_the_recap(app_server: LiveServer, new_phone: Any) -> None:
     asha = new_phone()
-    asha.goto(app_server.url + "/")
-    asha.get_by_role("link", name="Play with friends").click()
-    asha.fill("input[name=name]", "Asha")
-    asha.locator("summary", has_text="Game settings").click()
-    asha.check("input[name=seats][value='3']")
-    asha.get_by_test_id("create-submit").click()
-    asha.get_by_test_id("start-game").wait_for()
-    link = asha.locator("#join-link").get_attribute("href")
+    link = create_friends_table(asha, app_server, seats=3, from_home=True)
     bikash = new_phone()
-    bikash.goto(link)
-    bikash.fill("#join-name", "Bikash")
-    bikash.get_by_test_id("join-submit").click()
-    bikash.get_by_test_id("waiting-for-host").wait_for()
+    join_by_link(bikash, link, "Bikash")
     asha.locator(".lobby-seat:not(.lobby-seat--open)").nth(1).wait_for()
     asha.get_by_test_id("start-game").click()
     for phone in (asha, bikash):

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from tests.browser.helpers import (
-    BROWSER,
     JS_ERRORS,
     LiveServer,
     run_axe,
@@ -22,7 +21,6 @@ from tests.browser.helpers import (
     start_computer_game,
 )
 
-pytestmark = BROWSER
 ROOT = Path(__file__).resolve().parents[2]
 SIZES = {"320x568": (320, 568), "390x844": (390, 844)}
 

@@ -6,18 +6,8 @@ import json
 import sqlite3
 from typing import Any
 
-from tests.browser.helpers import (
-    BROWSER,
-    JS_ERRORS,
-    LiveServer,
-    play_until_hand,
-    run_axe,
-    screenshot,
-    start_computer_game,
-)
+from tests.browser.helpers import JS_ERRORS, LiveServer, play_until_hand, run_axe, screenshot
 from tests.tables.helpers import allowed_cards, leaked_cards
-
-pytestmark = BROWSER
 
 
 def _hand_record(server: LiveServer, code: str, number: int) -> dict[str, Any]:
@@ -32,10 +22,9 @@ def _hand_record(server: LiveServer, code: str, number: int) -> dict[str, Any]:
 
 
 def test_the_history_lists_the_hands_and_replays_one_as_the_player_saw_it(
-    app_server: LiveServer, new_phone: Any
+    app_server: LiveServer, asha_at_a_computer_table: tuple[Any, str]
 ) -> None:
-    phone = new_phone()
-    code = start_computer_game(phone, app_server, "Asha")
+    phone, code = asha_at_a_computer_table
     assert phone.get_by_test_id("history-link").count()
     history_url = phone.get_by_test_id("history-link").get_attribute("href") or ""
     # Play until the third hand is dealt, or until the game ends (Asha only calls, so the

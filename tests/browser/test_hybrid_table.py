@@ -8,17 +8,15 @@ import time
 from typing import Any
 
 from tests.browser.helpers import (
-    BROWSER,
     JS_ERRORS,
     LiveServer,
     assert_no_foreign_cards,
     frame,
     hand_number,
+    join_by_link,
     screenshot,
     take_turn,
 )
-
-pytestmark = BROWSER
 
 
 def play_a_little(phones: list[Any], server: LiveServer, code: str, until_hand: int) -> int:
@@ -57,11 +55,9 @@ def test_a_hybrid_table_plays_and_a_local_player_moves_to_their_own_phone(
     asha.get_by_test_id("create-submit").click()
     asha.get_by_test_id("start-game").wait_for()
     link = asha.locator("#join-link").get_attribute("href")
+    assert link
     chandra = new_phone()
-    chandra.goto(link)
-    chandra.fill("#join-name", "Chandra")
-    chandra.get_by_test_id("join-submit").click()
-    chandra.get_by_test_id("waiting-for-host").wait_for()
+    join_by_link(chandra, link, "Chandra")
     asha.get_by_test_id("start-game").click()
     asha.locator("[data-testid=handoff], [data-screen=play]").first.wait_for()
     code = frame(asha)["code"]

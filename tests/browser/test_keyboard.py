@@ -6,16 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from tests.browser.helpers import (
-    BROWSER,
     JS_ERRORS,
     LiveServer,
     frame,
+    start_computer_game,
     wait_connection,
     wait_new_version,
     watch_errors,
 )
-
-pytestmark = BROWSER
 
 
 def _desktop(browser: Any, fine_pointer: bool = True) -> Any:
@@ -30,10 +28,7 @@ def _desktop(browser: Any, fine_pointer: bool = True) -> Any:
 
 
 def _my_turn(page: Any, server: LiveServer) -> None:
-    page.goto(server.url + "/new/?mode=computer")
-    page.fill("input[name=name]", "Asha")
-    page.get_by_test_id("create-submit").click()
-    page.get_by_test_id("action-bar").wait_for()
+    start_computer_game(page, server, "Asha", until="action-bar")
     # A click waits for a button to be enabled by itself; a key does not, and the buttons are
     # disabled until the socket opens (a clean-clone run saw R open no sheet).
     wait_connection(page, "open")

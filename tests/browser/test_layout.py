@@ -16,21 +16,22 @@ from django.template.loader import render_to_string
 from django.utils.translation import override
 
 from tests.browser.helpers import (
-    BROWSER,
     JS_ERRORS,
     LiveServer,
     frame,
     take_turn,
     wait_new_version,
-    watch_errors,
 )
 from tests.browser.helpers import SCREENSHOTS as SCREENSHOTS_DIR
-from tests.browser.layout import FREEZE_SCRIPT, TARGETS_JS, check_all_sizes, freeze, thaw
-
-pytestmark = BROWSER
-
-LONG_NAME = "Krishnamurti"  # 12 characters: never cut
-assert len(LONG_NAME) == 12
+from tests.browser.layout import (
+    LONG_NAME,
+    TARGETS_JS,
+    check_all_sizes,
+    computer_table,
+    freeze,
+    still_phone,
+    thaw,
+)
 
 STATE_JS = """() => {
   const frame = document.getElementById('table-frame');
@@ -45,38 +46,6 @@ STATE_JS = """() => {
     waiting: !!document.querySelector('#waiting-bar') && !document.querySelector('.result-banner'),
   };
 }"""
-
-
-def _phone(browser: Any) -> Any:
-    # Reduced motion: these tests measure the table at rest (tests/browser/layout.py settles
-    # every animation before it measures), and a page whose seat to act glows forever costs the
-    # headless browser's software compositor a frame 60 times a second (the four table-size
-    # tests: 95 -> 36 s). Motion itself is played in every other browser test.
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=1, has_touch=True,
-        is_mobile=True, locale="en-GB", reduced_motion="reduce",
-    )
-    context.set_default_timeout(20_000)
-    context.add_init_script(FREEZE_SCRIPT)
-    page = context.new_page()
-    watch_errors(page)
-    return page
-
-
-def _computer_table(
-    page: Any, server: LiveServer, seats: int, level: str = "hard", turn: int = 30,
-    bank: int | None = None,
-) -> None:
-    page.goto(server.url + "/new/?mode=computer")
-    page.fill("input[name=name]", LONG_NAME)
-    page.locator("summary", has_text="Game settings").click()
-    page.check(f"input[name=seats][value='{seats}']")
-    page.check(f"input[name=level][value='{level}']")
-    page.check(f"input[name=turn_seconds][value='{turn}']")
-    if bank is not None:  # P4: the time bank (default 60 s)
-        page.check(f"input[name=time_bank][value='{bank}']")
-    page.get_by_test_id("create-submit").click()
-    page.get_by_test_id("table-frame").and_(page.locator("[data-screen=play]")).wait_for()
 
 
 def _careful_turn(page: Any, share: float | None = None) -> None:
@@ -122,8 +91,8 @@ def _measure(page: Any, state: str, found: dict[str, Any]) -> None:
 def test_one_person_and_five_hard_computers_fit_every_size_in_every_state(
     app_server: LiveServer, browser: Any
 ) -> None:
-    page = _phone(browser)
-    _computer_table(page, app_server, seats=6)
+    page = still_phone(browser)
+    computer_table(page, app_server, seats=6)
     found: dict[str, Any] = {}
     seen: set[str] = set()
     wanted = {"your-turn", "bet-sheet", "waiting", "showdown", "side-pots", "game-over"}
@@ -190,8 +159,8 @@ def test_one_person_and_five_hard_computers_fit_every_size_in_every_state(
 def test_every_table_size_fits_every_screen(
     app_server: LiveServer, browser: Any, seats: int
 ) -> None:
-    page = _phone(browser)
-    _computer_table(page, app_server, seats=seats, level="easy")
+    page = still_phone(browser)
+    computer_table(page, app_server, seats=seats, level="easy")
     page.get_by_test_id("action-bar").wait_for()
     freeze(page)
     found: dict[str, Any] = {}
@@ -209,8 +178,8 @@ def test_r22_up_to_five_pots_and_a_long_result_fit_a_six_seat_table_at_every_siz
     the app's own template (table/_pots.html, in the language given) and put in place of the
     live pots of a real six-seat table, frozen, with a result line of two lines and your own
     result on two lines."""
-    page = _phone(browser)
-    _computer_table(page, app_server, seats=6, level="easy")
+    page = still_phone(browser)
+    computer_table(page, app_server, seats=6, level="easy")
     page.get_by_test_id("action-bar").wait_for()
     freeze(page)
     with override(language):
@@ -250,7 +219,7 @@ def test_pass_and_play_hand_off_side_pots_and_game_over_fit_every_size(
     """Three people on one phone. Hand 1: the first to act raises, the next folds, the rest
     check or call, so the three stacks end up different; from hand 2 on everyone goes all in:
     a main pot and a side pot, then the game's end."""
-    page = _phone(browser)
+    page = still_phone(browser)
     page.goto(app_server.url + "/new/?mode=local")
     names = [LONG_NAME, "Wilhelmina M", "Bartholomew"]
     page.fill("input[name=name]", names[0])
@@ -338,7 +307,7 @@ PAGE_JS = TARGETS_JS + """() => {
 def test_the_app_name_and_the_pages_fit_every_size(app_server: LiveServer, browser: Any) -> None:
     from tests.browser.layout import SIZES
 
-    page = _phone(browser)
+    page = still_phone(browser)
     found: dict[str, Any] = {}
     for path, state in [("/", "home"), ("/how-to-play/", "how-to-play"),
                         ("/new/?mode=friends", "create")]:
@@ -358,7 +327,7 @@ def test_the_app_name_and_the_pages_fit_every_size(app_server: LiveServer, brows
 def test_devanagari_is_drawn_by_the_vendored_font_and_english_pages_load_only_the_label_font(
     app_server: LiveServer, browser: Any
 ) -> None:
-    page = _phone(browser)
+    page = still_phone(browser)
     fonts: list[str] = []
     page.on("request", lambda r: fonts.append(r.url) if r.resource_type == "font" else None)
     # An English page whose only Devanagari is the language switch's own label: it asks for the
@@ -397,9 +366,9 @@ def test_the_menu_opens_on_screen_with_the_sound_switch_in_reach(
 ) -> None:
     """The talk button takes a place in the bar above the table; on the narrowest phones the
     sound switch moves into the menu for it, and the menu opens whole on the screen."""
-    page = _phone(browser)
+    page = still_phone(browser)
     page.set_viewport_size({"width": width, "height": height})
-    _computer_table(page, app_server, seats=6, level="easy")
+    computer_table(page, app_server, seats=6, level="easy")
     freeze(page)
     page.locator(".log-drawer > summary").click()
     panel = page.locator(".log-drawer .log-panel").bounding_box()
@@ -428,8 +397,8 @@ def test_p1_an_away_player_finds_im_back_below_the_table_at_every_size(
     """P1: two time-outs in a row and the computer plays your seat. "I'm back" takes the place
     of the bar below the table, so your place keeps its height (nothing moves) and nothing
     overlaps, at every size."""
-    page = _phone(browser)
-    _computer_table(page, app_server, seats=6, level="hard", turn=15, bank=0)
+    page = still_phone(browser)
+    computer_table(page, app_server, seats=6, level="hard", turn=15, bank=0)
     back = page.locator("#waiting-bar [data-testid=come-back]")
     back.wait_for(timeout=90_000)  # two turns of 15 s let run out (no time bank)
     freeze(page)

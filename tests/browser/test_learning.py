@@ -9,7 +9,6 @@ import time
 from typing import Any, cast
 
 from tests.browser.helpers import (
-    BROWSER,
     JS_ERRORS,
     LiveServer,
     assert_no_foreign_cards,
@@ -19,7 +18,6 @@ from tests.browser.helpers import (
     take_turn,
 )
 
-pytestmark = BROWSER
 SMALL = {"width": 360, "height": 740}
 
 

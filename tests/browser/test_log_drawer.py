@@ -11,7 +11,6 @@ import time
 from typing import Any
 
 from tests.browser.helpers import (
-    BROWSER,
     JS_ERRORS,
     LiveServer,
     frame,
@@ -21,8 +20,6 @@ from tests.browser.helpers import (
     take_turn,
     wait_new_version,
 )
-
-pytestmark = BROWSER
 
 MARK_LINKS = """() => {
   window.__links = [...document.querySelectorAll('.log-drawer a')];

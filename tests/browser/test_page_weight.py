@@ -13,9 +13,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer
-
-pytestmark = BROWSER
+from tests.browser.helpers import (
+    JS_ERRORS,
+    LiveServer,
+    create_friends_table,
+    start_computer_game,
+)
 
 FIRST_VISIT_LIMIT = 55 * 1024  # measured 55,056 bytes on 5 Dec 2026 (benchmarks/README.md)
 REPEAT_VISIT_LIMIT = 6 * 1024
@@ -91,12 +94,7 @@ def test_a_phone_opening_a_join_link_downloads_little_and_less_the_second_time(
     app_server: LiveServer, new_phone: Any
 ) -> None:
     host = new_phone()
-    host.goto(app_server.url + "/new/")
-    host.fill("input[name=name]", "Asha")
-    host.get_by_test_id("create-submit").click()
-    host.get_by_test_id("start-game").wait_for()
-    link = host.locator("#join-link").get_attribute("href")
-    assert link
+    link = create_friends_table(host, app_server)
 
     friend = new_phone()
     first = _visit(friend, link)
@@ -109,10 +107,7 @@ def test_a_player_reopening_the_table_mid_hand_downloads_little(
     app_server: LiveServer, new_phone: Any
 ) -> None:
     phone = new_phone()
-    phone.goto(app_server.url + "/new/?mode=computer")
-    phone.fill("input[name=name]", "Bikash")
-    phone.get_by_test_id("create-submit").click()
-    phone.get_by_test_id("action-bar").wait_for()
+    start_computer_game(phone, app_server, "Bikash", until="action-bar")
     table = phone.url
     # The phone holds its seat (cookie) but nothing of the page in its cache: a first visit.
     cdp = phone.context.new_cdp_session(phone)

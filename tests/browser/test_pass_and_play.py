@@ -6,7 +6,6 @@ import time
 from typing import Any
 
 from tests.browser.helpers import (
-    BROWSER,
     JS_ERRORS,
     LiveServer,
     assert_no_foreign_cards,
@@ -15,8 +14,6 @@ from tests.browser.helpers import (
     screenshot,
     take_turn,
 )
-
-pytestmark = BROWSER
 
 
 def test_pass_and_play_never_puts_another_players_cards_in_the_page(

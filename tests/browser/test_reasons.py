@@ -8,7 +8,6 @@ import time
 from typing import Any
 
 from tests.browser.helpers import (
-    BROWSER,
     LiveServer,
     assert_no_foreign_cards,
     screenshot,
@@ -16,7 +15,6 @@ from tests.browser.helpers import (
     take_turn,
 )
 
-pytestmark = BROWSER
 SIZES = {"phone": {"width": 360, "height": 740}, "wide": {"width": 1280, "height": 800}}
 
 

@@ -18,16 +18,14 @@ from typing import Any
 import pytest
 
 from tests.browser.helpers import (
-    BROWSER,
     JS_ERRORS,
     LiveServer,
     frame,
     screenshot,
+    start_computer_game,
     wait_connection,
 )
-from tests.tables.server import Server
-
-pytestmark = BROWSER
+from tests.helpers.servers import Server
 
 # document.visibilityState as the test says (a phone locked and unlocked), for the page's
 # own listeners: headless Chromium never hides a page by itself.
@@ -160,10 +158,7 @@ def test_the_back_off_never_waits_more_than_2_5_s_while_the_page_is_visible(
     app_server: LiveServer, new_phone: Any
 ) -> None:
     phone = new_phone()
-    phone.goto(app_server.url + "/new/?mode=computer")
-    phone.fill("input[name=name]", "Asha")
-    phone.get_by_test_id("create-submit").click()
-    phone.get_by_test_id("table-frame").wait_for()
+    start_computer_game(phone, app_server, "Asha")
     # The frame can be drawn before the deferred scripts have run (a loaded machine).
     phone.wait_for_function("() => window.Holdem && window.Holdem.live")
     waits = phone.evaluate(

@@ -15,10 +15,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, frame, wait_connection
+from tests.browser.helpers import JS_ERRORS, LiveServer, frame, wait_connection
 from tests.browser.stalled import Relay
-
-pytestmark = BROWSER
 
 _OPENS = """
 (() => {

@@ -6,15 +6,12 @@ import time
 from typing import Any
 
 from tests.browser.helpers import (
-    BROWSER,
     JS_ERRORS,
     LiveServer,
     frame,
     hand_number,
     wait_connection,
 )
-
-pytestmark = BROWSER
 
 
 def _my_cards(page: Any) -> list[str]:

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from tests.browser.helpers import (
-    BROWSER,
     JS_ERRORS,
     LiveServer,
     expect_console,
@@ -21,7 +20,6 @@ from tests.browser.helpers import (
     start_computer_game,
 )
 
-pytestmark = BROWSER
 ROOT = Path(__file__).resolve().parents[2]
 SIZES = {"phone": (360, 740), "desktop": (1280, 800)}
 

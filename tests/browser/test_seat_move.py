@@ -7,16 +7,15 @@ import re
 from typing import Any
 
 from tests.browser.helpers import (
-    BROWSER,
     JS_ERRORS,
     LiveServer,
+    create_friends_table,
     expect_console,
     frame,
+    join_by_link,
     run_axe,
     screenshot,
 )
-
-pytestmark = BROWSER
 
 
 def _my_cards(page: Any) -> list[str]:
@@ -26,16 +25,9 @@ def _my_cards(page: Any) -> list[str]:
 
 def test_a_seat_moves_to_another_phone_mid_hand(app_server: LiveServer, new_phone: Any) -> None:
     asha = new_phone()
-    asha.goto(app_server.url + "/new/?mode=friends")
-    asha.fill("input[name=name]", "Asha")
-    asha.get_by_test_id("create-submit").click()
-    asha.get_by_test_id("start-game").wait_for()
-    link = asha.locator("#join-link").get_attribute("href")
+    link = create_friends_table(asha, app_server)
     bikash = new_phone()
-    bikash.goto(link)
-    bikash.fill("#join-name", "Bikash")
-    bikash.get_by_test_id("join-submit").click()
-    bikash.get_by_test_id("waiting-for-host").wait_for()
+    join_by_link(bikash, link, "Bikash")
     asha.get_by_test_id("start-game").click()
     asha.locator("[data-screen=play]").wait_for()
     cards = _my_cards(asha)

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 from tests.browser.helpers import (
-    BROWSER,
     JS_ERRORS,
     LiveServer,
     start_computer_game,
@@ -24,8 +23,6 @@ from tests.browser.helpers import (
     watch_errors,
 )
 from tests.browser.layout import FREEZE_SCRIPT, check_all_sizes, freeze, thaw
-
-pytestmark = BROWSER
 
 TALK_OVER_LOBBY = """() => {
   const talk = document.querySelector('[data-chat-toggle]').getBoundingClientRect();

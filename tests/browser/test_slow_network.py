@@ -13,9 +13,14 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, frame, screenshot
-
-pytestmark = BROWSER
+from tests.browser.helpers import (
+    JS_ERRORS,
+    LiveServer,
+    create_friends_table,
+    frame,
+    join_by_link,
+    screenshot,
+)
 
 # Round trip added by the network (ms) and throughput each way (bytes per second).
 SLOW_DATA = {"offline": False, "latency": 400, "downloadThroughput": 50_000,
@@ -33,24 +38,11 @@ def slow_down(page: Any) -> Any:
     return cdp
 
 
-def _friends_table(page: Any, server: LiveServer) -> str:
-    """Asha (on a fast phone) creates a two-seat friends table; its join link."""
-    page.goto(server.url + "/new/?mode=friends")
-    page.fill("input[name=name]", "Asha")
-    page.locator("summary", has_text="Game settings").click()
-    page.check("input[name=seats][value='2']")
-    page.get_by_test_id("create-submit").click()
-    page.get_by_test_id("start-game").wait_for()
-    link = page.locator("#join-link").get_attribute("href")
-    assert link
-    return str(link)
-
-
 def test_a_first_visit_on_slow_data_shows_the_joinable_table(
     app_server: LiveServer, new_phone: Any
 ) -> None:
     asha = new_phone()
-    link = _friends_table(asha, app_server)
+    link = create_friends_table(asha, app_server, seats=2)  # Asha on a fast phone
     bikash = new_phone()
     cdp = slow_down(bikash)
     sizes: list[int] = []
@@ -83,12 +75,9 @@ def test_a_tap_on_call_on_slow_data_reaches_both_phones(
     app_server: LiveServer, new_phone: Any
 ) -> None:
     asha = new_phone()
-    link = _friends_table(asha, app_server)
+    link = create_friends_table(asha, app_server, seats=2)  # Asha on a fast phone
     bikash = new_phone()
-    bikash.goto(link)
-    bikash.fill("#join-name", "Bikash")
-    bikash.get_by_test_id("join-submit").click()
-    bikash.get_by_test_id("waiting-for-host").wait_for()
+    join_by_link(bikash, link, "Bikash")
     asha.get_by_test_id("start-game").click()
     phones = [asha, bikash]
     for phone in phones:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from tests.browser.helpers import (
-    BROWSER,
     JS_ERRORS,
     LiveServer,
     play_until_hand,
@@ -19,8 +18,6 @@ from tests.browser.helpers import (
     start_computer_game,
 )
 from tests.browser.layout import TARGETS_JS, laid_out, settle
-
-pytestmark = BROWSER
 
 SIZES = [(320, 568), (390, 844)]
 

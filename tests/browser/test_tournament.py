@@ -8,23 +8,10 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer, frame, screenshot
-from tests.browser.layout import laid_out
+from tests.browser.helpers import JS_ERRORS, LiveServer, frame, screenshot
+from tests.browser.layout import SMALL, both_sizes
 
-pytestmark = [*BROWSER, pytest.mark.slow]
-
-SMALL = {"width": 320, "height": 568}
-PHONE = {"width": 390, "height": 844}
-
-
-def _both_sizes(page: Any, name: str) -> None:
-    """Screenshots at 320x568 and 390x844; at neither does the page scroll sideways."""
-    for size in (SMALL, PHONE):
-        page.set_viewport_size(size)
-        laid_out(page, size["width"], size["height"])
-        wide = page.evaluate("() => document.documentElement.scrollWidth")
-        assert wide <= size["width"], f"{name} scrolls sideways at {size}"
-        screenshot(page, f"tournament-{name}-{size['width']}x{size['height']}")
+pytestmark = pytest.mark.slow
 
 
 def _seated(server: LiveServer, code: str) -> dict[str, str]:
@@ -47,7 +34,7 @@ def test_a_host_and_two_phones_start_a_tournament_and_land_at_their_tables(
     asha.get_by_test_id("tournament-form").wait_for()
     asha.fill("input[name=name]", "Asha")
     asha.fill("input[name=entrants]", "7")
-    _both_sizes(asha, "create")
+    both_sizes(asha, "create")
     asha.get_by_test_id("tournament-submit").click()
     asha.get_by_test_id("start-tournament").wait_for()
     code = asha.locator("#tournament-code").inner_text().replace(" ", "")
@@ -73,8 +60,8 @@ def test_a_host_and_two_phones_start_a_tournament_and_land_at_their_tables(
     # The host sees both arrive without reloading (the page polls).
     asha.locator("[data-testid=entrant]").nth(2).wait_for()
     assert asha.get_by_test_id("entrants").inner_text().count("Chandra") == 1
-    _both_sizes(asha, "waiting")
-    _both_sizes(phones["Bikash"], "waiting-guest")
+    both_sizes(asha, "waiting")
+    both_sizes(phones["Bikash"], "waiting-guest")
 
     asha.get_by_test_id("start-tournament").click()
     seated = _seated(app_server, code)
@@ -96,9 +83,9 @@ def test_a_host_and_two_phones_start_a_tournament_and_land_at_their_tables(
     assert lobby.get_by_test_id("players-left").inner_text() == "7 / 7"
     for code_of_table in set(seated.values()):
         assert lobby.locator(f"a[href='/t/{code_of_table}/']").count() == 1
-    _both_sizes(lobby, "lobby")
+    both_sizes(lobby, "lobby")
     # The host's own view of the lobby has the pause.
     asha.goto(link)
     asha.get_by_test_id("pause").wait_for()
-    _both_sizes(asha, "lobby-host")
+    both_sizes(asha, "lobby-host")
     assert not JS_ERRORS, JS_ERRORS

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import BROWSER, JS_ERRORS, LiveServer
-from tests.browser.test_tournament import PHONE, SMALL, _both_sizes
+from tests.browser.helpers import JS_ERRORS, LiveServer
+from tests.browser.layout import PHONE, SMALL, both_sizes
 
-pytestmark = [*BROWSER, pytest.mark.slow]
+pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -46,14 +46,14 @@ def test_a_finished_tournament_in_the_games_list_its_hands_its_recap_and_the_tab
     assert phone.get_by_test_id("game-line").count() == 2
     over = phone.locator(f"[data-kind=tournament][data-code='{data['over']}']")
     assert "place" in over.get_by_test_id("game-result").inner_text()
-    _both_sizes(phone, "games")
+    both_sizes(phone, "games")
 
     over.get_by_test_id("tournament-hands-link").click()
     phone.get_by_test_id("tournament-hands").wait_for()
     parts = phone.get_by_test_id("tournament-hands-table")
     assert parts.count() >= 2
     assert len({parts.nth(i).get_attribute("data-code") for i in range(parts.count())}) >= 2
-    _both_sizes(phone, "hands")
+    both_sizes(phone, "hands")
     phone.get_by_test_id("hand-link").first.click()
     phone.wait_for_url("**/hands/*/?seat=*")
     phone.get_by_test_id("replayer").wait_for()
@@ -66,7 +66,7 @@ def test_a_finished_tournament_in_the_games_list_its_hands_its_recap_and_the_tab
     assert phone.get_by_test_id("recap-hands").inner_text().startswith(str(data["hands"]))
     assert "won by" in phone.get_by_test_id("recap-biggest-pot").inner_text()
     assert recap.get_by_test_id("knocked-out").first.inner_text().startswith("out to ")
-    _both_sizes(phone, "recap")
+    both_sizes(phone, "recap")
 
     phone.goto(app_server.url + f"/t/{data['table']}/")
     line = phone.get_by_test_id("tournament-line")
@@ -74,7 +74,7 @@ def test_a_finished_tournament_in_the_games_list_its_hands_its_recap_and_the_tab
     assert f"Tournament {data['running']}" in line.inner_text()
     assert "of 7 left" in line.inner_text()
     phone.get_by_test_id("table-frame").wait_for()
-    _both_sizes(phone, "table-line")
+    both_sizes(phone, "table-line")
     for size in (SMALL, PHONE):  # the line takes no room from the table: all of it on screen
         phone.set_viewport_size(size)
         bottom = phone.evaluate(
@@ -100,7 +100,7 @@ def test_a_finished_tournament_in_the_games_list_its_hands_its_recap_and_the_tab
     back.wait_for()
     assert phone.get_by_test_id("play-again").count() == 0
     assert "wins the game" not in phone.get_by_test_id("table-frame").inner_text()
-    _both_sizes(phone, "table-over")
+    both_sizes(phone, "table-over")
     back.click()
     phone.wait_for_url(f"**/tournament/{data['over']}/")
     assert not JS_ERRORS, JS_ERRORS

@@ -5,7 +5,7 @@ run, sent 0.08 s before the end, was taken for an action that no tap explains.""
 from __future__ import annotations
 
 from benchmarks.chaos.checker import check
-from tests.chaos.test_checker import build
+from tests.chaos.records import build
 
 
 def test_a_tap_whose_answer_the_record_ended_before_explains_its_action() -> None:

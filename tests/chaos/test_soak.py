@@ -25,16 +25,9 @@ from benchmarks.chaos.stack import MACHINE_PORTS, PG_BIN, nginx_binary
 
 # Run in CI's services phase (scripts/test.sh: DATABASE_URL and REDIS_URL set), not again in
 # the SQLite one; CHAOS_SOAK=1 runs it anywhere. It never uses those services: its own stack.
-SERVICES_PHASE = os.environ.get("DATABASE_URL", "").startswith("postgres") and bool(
-    os.environ.get("REDIS_URL")
-)
 pytestmark = [
-    pytest.mark.services,
+    pytest.mark.services(also_when="CHAOS_SOAK"),
     pytest.mark.slow,
-    pytest.mark.skipif(
-        not SERVICES_PHASE and os.environ.get("CHAOS_SOAK") != "1",
-        reason="runs in the services phase (DATABASE_URL, REDIS_URL) or with CHAOS_SOAK=1",
-    ),
     pytest.mark.skipif(
         not (PG_BIN / "initdb").exists() or not shutil.which("redis-server"),
         reason=f"needs PostgreSQL 15's binaries ({PG_BIN}) and redis-server",

@@ -19,9 +19,9 @@ from psycopg import sql
 
 from engine.history import replay
 from tables.models import Hand, Table
+from tests.helpers.outage import DatabaseOutage
 from tests.tables.helpers import game_of, play_out
-from tests.tables.outage import DatabaseOutage
-from tests.tables.test_retention import played_game
+from tests.tables.helpers.pages import played_game
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -1,7 +1,7 @@
 """The app's own error pages (config/errors.py): while the database is away every page answers
 503 with a page of the app's (translated, a Retry-After, a page asked for reloads itself) and
 /healthz says 503; any other failure gets the app's 500 page. The outage is PostgreSQL's own
-(tests/tables/outage.py): sessions ended, new ones turned away."""
+(tests/helpers/outage.py): sessions ended, new ones turned away."""
 
 from __future__ import annotations
 
@@ -14,12 +14,11 @@ from django.urls import reverse
 from django.utils import translation
 from django.views import defaults
 
+from tests.helpers.outage import DatabaseOutage
 from tests.tables.helpers import client_lobby
-from tests.tables.outage import DatabaseOutage
 
 NEPALI_AWAY = "सर्भर केही क्षणका लागि सुरक्षित खेलहरूसम्म पुग्न सकेन।"
 NEPALI_KEPT = "तपाईंका चिप र सिट सुरक्षित छन्: सुरक्षित भइसकेको केही पनि हराएको छैन।"
-
 
 
 @pytest.mark.services

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tables.models import Table
-from tests.tables.test_histories import play_until, started
+from tests.tables.helpers.pages import play_until, started
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from django.test import Client
 
-from tests.tables.server import Server
+from tests.helpers.servers import Server
 
 pytestmark = pytest.mark.django_db
 

@@ -8,18 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.deploy.production import PRODUCTION
+
 ROOT = Path(__file__).resolve().parents[2]
 
-# The README's production variables (README "Production"), with a SQLite file standing in for
-# PostgreSQL: `check --deploy` looks at settings, not at the database.
-PRODUCTION = {
-    "DEBUG": "false",
-    "SECRET_KEY": "k3Y-for-the-deploy-check-only-9f8e7d6c5b4a39281706f5e4d3c2b1a0zz",
-    "ALLOWED_HOSTS": "poker.example.org",
-    "CSRF_TRUSTED_ORIGINS": "https://poker.example.org",
-    "BEHIND_PROXY": "true",
-    "SERVE_STATIC": "false",
-}
 
 SHOWN = [
     "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS",

@@ -12,8 +12,8 @@ from prometheus_client import REGISTRY
 
 from tables import clock, metrics
 from tables.write import lobby
-from tests.tables.driver import build
 from tests.tables.helpers import hold_only
+from tests.tables.helpers.driver import build
 
 KINDS = ("bot", "turn", "away", "next_hand")
 
@@ -73,7 +73,7 @@ async def test_a_refused_action_is_one_log_line_with_table_version_and_reason(
 
 @pytest.mark.django_db
 def test_a_change_of_play_made_again_under_the_lock_is_counted() -> None:
-    from tests.tables.test_histories import started
+    from tests.tables.helpers.pages import started
 
     started("alice", "bob", seats=2)
     before = value("holdem_write_retries_total")

@@ -41,24 +41,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 from zlib import crc32
 
 import pytest
 
 from engine.game import STARTING_STACK
-from tests.tables.test_two_processes import _free_port, _manage, _sql, _wait_listening
+from tests.helpers.servers import Server, free_port, manage, scratch_database, sql
 
-SERVICES = os.environ.get("DATABASE_URL", "").startswith("postgres") and bool(
-    os.environ.get("REDIS_URL")
-)
-pytestmark = [
-    pytest.mark.services,
-    pytest.mark.skipif(
-        not SERVICES,
-        reason="needs PostgreSQL and Redis: set DATABASE_URL (postgres://) and REDIS_URL",
-    ),
-]
+pytestmark = pytest.mark.services
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -86,34 +76,12 @@ def _replace(text: str, old: str, new: str, count: int) -> str:
     return text.replace(old, new)
 
 
-@dataclass
-class Daphne:
-    port: int
-    process: subprocess.Popen[bytes]
-    log: Path
-    env: dict[str, str] = field(default_factory=dict, repr=False)
+class Daphne(Server):
+    """A Daphne started as systemd would (the unit's own command line), its output added to
+    the same log at each start."""
 
-    def text(self) -> str:
-        return self.log.read_text(errors="replace")
-
-    def start(self) -> None:
-        """Started (again) as systemd would, its output added to the same log; returns once
-        it listens."""
-        with open(self.log, "ab") as sink:
-            self.process = subprocess.Popen(
-                _daphne_command(self.port), cwd=ROOT, env=self.env, stdout=sink,
-                stderr=subprocess.STDOUT,
-            )
-        _wait_listening(self)  # type: ignore[arg-type]
-
-    def kill(self) -> None:
-        """SIGKILL (a crash), waited for: the port refuses connections from now on."""
-        self.process.kill()
-        self.process.wait(10)
-
-    @property
-    def alive(self) -> bool:
-        return self.process.poll() is None
+    def __init__(self, port: int, log: Path, env: dict[str, str]) -> None:
+        super().__init__(env, port=port, log=log, inherit=False, command=_daphne_command(port))
 
     def served(self, code: str) -> int:
         return len(re.findall(rf'"WSCONNECT /ws/t/{code}/"', self.text()))
@@ -217,14 +185,9 @@ http {{
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     folder = tmp_path_factory.mktemp("nginx")
     nginx = _nginx()
-    url = urlparse(os.environ["DATABASE_URL"])
-    name = (url.path.lstrip("/") or "holdem") + "_nginx"
-    database = url._replace(path=f"/{name}").geturl()
-    admin = url._replace(path="/postgres").geturl()
-    if not _sql(admin, "SELECT 1 FROM pg_database WHERE datname = %s", (name,)):
-        _sql(admin, f'CREATE DATABASE "{name}"')
-    https, http = _free_port(), _free_port()
-    ports = [_free_port(), _free_port()]
+    database = scratch_database("nginx")
+    https, http = free_port(), free_port()
+    ports = [free_port(), free_port()]
     static = folder / "static"
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("SECURE_", "TABLES_"))},
@@ -244,24 +207,19 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         "PYTHONUNBUFFERED": "1",
     }
     env.pop("STATIC_COLLECTED", None)
-    _manage(env, "migrate", "--noinput", "-v", "0")
-    _manage(env, "collectstatic", "--noinput", "-v", "0")
+    manage(env, "migrate", "--noinput", "-v", "0")
+    manage(env, "collectstatic", "--noinput", "-v", "0")
     out = folder / "tables.json"
-    _manage(env, "loadtest_tables", "--tables", str(TABLES), "--persons", "2", "--seats", "2",
+    manage(env, "loadtest_tables", "--tables", str(TABLES), "--persons", "2", "--seats", "2",
             "--turn-seconds", "60", "--output", str(out))
     tables = json.loads(out.read_text())["tables"]
     ids = [t["id"] for t in tables]
     # Held (as a moderator would) until a test plays one.
-    _sql(database, "UPDATE tables_table SET paused = true WHERE id = ANY(%s)", (ids,))
+    sql(database, "UPDATE tables_table SET paused = true WHERE id = ANY(%s)", (ids,))
     cert, key = _certificate(folder)
-    daphnes = []
-    for n, port in enumerate(ports):
-        log = folder / f"daphne-{n}.log"
-        with open(log, "wb") as sink:
-            process = subprocess.Popen(
-                _daphne_command(port), cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT
-            )
-        daphnes.append(Daphne(port, process, log, env))
+    daphnes = [Daphne(port, folder / f"daphne-{n}.log", env) for n, port in enumerate(ports)]
+    for daphne in daphnes:
+        daphne.start(wait=False)
     conf = _nginx_conf(folder, https, http, ports, static, cert, key)
     test = subprocess.run([nginx, "-t", "-c", str(conf)], capture_output=True, text=True)
     assert test.returncode == 0, test.stderr
@@ -269,7 +227,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
                              stderr=open(folder / "nginx.out", "wb"))  # noqa: SIM115
     try:
         for daphne in daphnes:
-            _wait_listening(daphne)  # type: ignore[arg-type]
+            daphne.wait_listening(30)
         deadline = time.monotonic() + 10
         while True:
             try:
@@ -286,9 +244,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         except subprocess.TimeoutExpired:
             proxy.kill()
         for daphne in daphnes:
-            if daphne.process.poll() is None:
-                daphne.process.kill()
-                daphne.process.wait(10)
+            daphne.kill()
 
 
 # ------------------------------------------------------------------------------ HTTP
@@ -502,7 +458,7 @@ async def test_the_limiter_counts_the_address_nginx_saw_never_one_the_client_wro
     """After the routing test, which counts each table's sockets in Daphne's logs (these would
     add to them)."""
     code = stack.tables[-1]["code"]
-    _sql(stack.database, "DELETE FROM tables_failedjoin")  # none left by an earlier run
+    sql(stack.database, "DELETE FROM tables_failedjoin")  # none left by an earlier run
     # Wrong codes, each "from" another made-up address (the victim's and the tests' own among
     # them), in every header a client may write: all counted against the guesser's address.
     for n in range(WRONG_CODES):
@@ -529,7 +485,7 @@ async def test_the_limiter_counts_the_address_nginx_saw_never_one_the_client_wro
 
 
 def _table_row(stack: Stack, table_id: int) -> tuple[int, dict[str, Any]]:
-    version, state = _sql(
+    version, state = sql(
         stack.database, "SELECT version, state FROM tables_table WHERE id = %s", (table_id,)
     )[0]
     return int(version), state
@@ -544,7 +500,7 @@ async def test_two_phones_play_through_the_proxy_and_outlive_a_process_stopping(
     stop = asyncio.Event()
     tasks = [asyncio.create_task(p.run(stop)) for p in phones]
     await _until(lambda: all(p.versions for p in phones), "both phones' first frame")
-    _sql(stack.database, "UPDATE tables_table SET paused = false, "
+    sql(stack.database, "UPDATE tables_table SET paused = false, "
          "next_deadline = now() + interval '60 seconds' WHERE id = %s", (table["id"],))
     _version, state = _table_row(stack, table["id"])
     hand = state["hand_number"]
@@ -574,8 +530,8 @@ async def test_two_phones_play_through_the_proxy_and_outlive_a_process_stopping(
     # through nginx to the other one and see the very version they had.
     [serving] = [d for d in stack.daphnes if d.served(table["code"])]
     [other] = [d for d in stack.daphnes if d is not serving]
-    serving.process.send_signal(signal.SIGTERM)
-    assert serving.process.wait(20) == 0, serving.text()[-3000:]
+    serving.running.send_signal(signal.SIGTERM)
+    assert serving.running.wait(20) == 0, serving.text()[-3000:]
     await _until(lambda: all(p.connections == 2 and p.ws is not None for p in phones),
                  "both phones reconnected")
     assert other.served(table["code"]) == 2
@@ -596,7 +552,7 @@ async def test_two_phones_play_through_the_proxy_and_outlive_a_process_stopping(
             await phone.ws.close()
     await asyncio.wait_for(asyncio.gather(*tasks), 10)
 
-    record, final_stacks = _sql(
+    record, final_stacks = sql(
         stack.database, "SELECT record, final_stacks FROM tables_hand "
         "WHERE table_id = %s AND number = %s", (table["id"], hand),
     )[0]

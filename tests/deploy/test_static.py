@@ -13,8 +13,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.deploy.test_https_settings import PRODUCTION
-from tests.tables.server import Server
+from tests.deploy.production import PRODUCTION
+from tests.helpers.servers import Server
 
 HASHED = re.compile(r"\.[0-9a-f]{12}\.\w+$")
 YEAR = 365 * 24 * 3600

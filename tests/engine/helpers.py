@@ -9,12 +9,13 @@ chosen comes from the rest of the deck in its fixed order.
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.actions import ActionKind
 from engine.cards import Card, new_deck, parse_cards
-from engine.game import Game
+from engine.game import Game, GameSettings
 from engine.hand import Hand, HandSettings
 
 
@@ -112,3 +113,31 @@ def next_hand_deck(
     """A stacked deck for the game's next hand (uses the game's own choice of button)."""
     button = game._choose_button()
     return stacked_deck(game.players_with_chips, button, holes, board)
+
+
+def a_game(
+    persons: dict[int, bool], button: int, stacks: dict[int, int] | None = None,
+    settings: GameSettings | None = None,
+) -> Game:
+    """A game of these seats (seat -> whether a person sits there) with a fixed generator, the
+    button on ``button`` and the ``stacks`` given (seat -> chips) set."""
+    game = Game(settings or GameSettings(), persons, rng=random.Random(1))
+    game.button = button
+    for seat, chips in (stacks or {}).items():
+        game.seats[seat].stack = chips
+    return game
+
+
+def deal(game: Game, holes: dict[int, str], board: str) -> Hand:
+    """The game's next hand, dealt from a deck stacked with these hole cards and board."""
+    return game.start_hand(deck=next_hand_deck(game, holes, board))
+
+
+def fold_to_big_blind(game: Game) -> Hand:
+    """Deal one hand in which everyone folds or checks: the big blind takes the blinds."""
+    hand = game.start_hand(seed=game.hand_number)
+    while not hand.finished:
+        legal = hand.legal_actions()
+        assert legal is not None
+        game.act(legal.seat, ActionKind.CHECK if legal.can_check else ActionKind.FOLD)
+    return hand

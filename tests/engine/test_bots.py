@@ -19,6 +19,7 @@ from engine.equity import equity
 from engine.game import Game, GameSettings
 from engine.hand import Hand
 from engine.views import game_view, hand_view
+from tests.engine.bot_spots import bot_game
 from tests.engine.helpers import make_hand, play, stacked_deck
 
 BOTS = Path(__file__).resolve().parents[2] / "engine" / "bots"
@@ -130,26 +131,21 @@ def random_policy(view: dict[str, Any], rng: random.Random) -> Action:
 def play_game(seed: int, levels: dict[int, str], max_hands: int = 30) -> dict[str, int]:
     """A whole game at fast blinds with these players; every action goes through Game.act, which
     raises ActionError on anything illegal. Returns decisions made per level."""
-    rng = random.Random(seed)
-    game = Game(GameSettings(blind_every=5), dict.fromkeys(levels, False), rng=random.Random(seed))
-    pasts: dict[int, list[dict[str, Any]]] = {s: [] for s in levels}
     made: dict[str, int] = {}
-    while not game.finished and game.hand_number < max_hands:
-        hand = game.start_hand(seed=rng.randrange(2**32))
-        while not hand.finished:
-            seat = hand.seat_to_act
-            assert seat is not None
-            view = game_view(game, seat)
-            level = levels[seat]
-            if level == "random":
-                action = random_policy(view, rng)
-            else:
-                action = decide(level, view, pasts[seat], random.Random(rng.random()))
-                assert action.seat == seat
-            game.act(action.seat, action.kind, action.amount)
-            made[level] = made.get(level, 0) + 1
-        for seat in hand.seats:
-            pasts[seat].append(hand_view(hand, seat))
+
+    def choose(
+        seat: int, level: str, view: dict[str, Any], past: list[dict[str, Any]],
+        rng: random.Random,
+    ) -> Action:
+        if level == "random":
+            action = random_policy(view, rng)
+        else:
+            action = decide(level, view, past, random.Random(rng.random()))
+            assert action.seat == seat
+        made[level] = made.get(level, 0) + 1
+        return action
+
+    bot_game(seed, levels, max_hands, choose)
     return made
 
 

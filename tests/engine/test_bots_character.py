@@ -4,27 +4,25 @@ push-or-fold when short, hard adapting to what it has seen of each opponent."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from functools import cache
-from typing import Any
 
 import pytest
 
 from engine.actions import Action, ActionKind
 from engine.bots import decide
-from engine.bots.combos import COMBO_CLASS, COMBO_INDEX, COMBOS, board_strength
 from engine.bots.reads import count_hand
-from engine.cards import ALL_CARDS, parse_cards, shuffled_deck
+from engine.cards import shuffled_deck
 from engine.hand import Hand, HandSettings
 from engine.views import hand_view
+from tests.engine.bot_spots import (
+    BOARD,
+    bets,
+    continues,
+    one_combo_per_class,
+    rate,
+    spots_by_strength,
+    text,
+)
 from tests.engine.helpers import make_hand, play
-from tests.engine.test_bots_reads import history
-
-Spot = tuple[dict[int, str], str, tuple[str, ...]]  # holes, board, actions before the bot's turn
-
-
-def text(card_id: int) -> str:
-    return str(ALL_CARDS[card_id])
 
 
 # ------------------------------------------------------------------ easy against medium
@@ -65,14 +63,6 @@ def test_easy_plays_more_hands_and_more_passively_than_medium() -> None:
     assert easy["aggression"] < medium["aggression"]
 
 
-# ------------------------------------------------------------------ medium's preflop plan
-def one_combo_per_class() -> list[tuple[int, int]]:
-    first: dict[int, tuple[int, int]] = {}
-    for index, cls in enumerate(COMBO_CLASS):
-        first.setdefault(int(cls), (int(COMBOS[index][0]), int(COMBOS[index][1])))
-    return [first[c] for c in sorted(first)]
-
-
 def preflop_action(level: str, seat: int, combo: tuple[int, int], stack: int,
                    folds: tuple[str, ...]) -> Action:
     hand = make_hand(dict.fromkeys(range(6), stack), button=0,
@@ -107,57 +97,13 @@ def test_medium_pushes_or_folds_with_a_short_stack() -> None:
     assert 20 < pushed < 150
 
 
-# ------------------------------------------------------------------ hard adapts
-@cache
-def memory(opponent: str) -> tuple[dict[str, Any], ...]:
-    return tuple(history(opponent, 80))
-
-
-def rate(level: str, opponent: str, spots: Sequence[Spot], wanted: Callable[[Action, int], float]
-         ) -> float:
-    """Mean of ``wanted(action, pot)`` for the bot in seat 0 (the button) heads-up."""
-    total = 0.0
-    for holes, board, actions in spots:
-        hand = make_hand({0: 2000, 1: 2000}, button=0, holes=holes, board=board)
-        play(hand, *actions)
-        assert hand.seat_to_act == 0
-        action = decide(level, {"hand": hand_view(hand, 0)}, list(memory(opponent)),
-                        random.Random(5))
-        total += wanted(action, sum(hand.total))
-    return total / len(spots)
-
-
-def spots_by_strength(board: str, street: int, low: float, high: float,
-                      actions: tuple[str, ...], count: int = 50) -> list[Spot]:
-    """Hands for the bot whose strength on the board up to ``street`` lies in [low, high)."""
-    ids = [c.id for c in parse_cards(board)]
-    strength, _ = board_strength(tuple(ids[: street + 2]))
-    free = [c for c in range(52) if c not in ids]
-    rng = random.Random(11)
-    out: list[Spot] = []
-    while len(out) < count:
-        a, b, c, d = rng.sample(free, 4)
-        if low <= strength[COMBO_INDEX[a, b]] < high:
-            out.append(({0: text(a) + text(b), 1: text(c) + text(d)}, board, actions))
-    return out
-
-
-BOARD = "Ks9d4c2h7s"
 FLOP_CHECKED_TO = ("0 raise 50", "1 call", "1 check")
 RIVER_CHECKED_TO = ("0 raise 50", "1 call", "1 check", "0 check", "1 check", "0 check", "1 check")
 RIVER_BET_INTO = ("0 raise 50", "1 call", "1 check", "0 check", "1 bet 60", "0 call", "1 bet 200")
 
 
-def bets(action: Action, pot: int) -> float:
-    return float(action.kind in (ActionKind.BET, ActionKind.RAISE, ActionKind.ALL_IN))
-
-
 def bet_size(action: Action, pot: int) -> float:
     return (action.amount or 0) / pot if action.kind == ActionKind.BET else 0.0
-
-
-def continues(action: Action, pot: int) -> float:
-    return float(action.kind != ActionKind.FOLD)
 
 
 def steals(level: str, opponent: str) -> float:

@@ -23,18 +23,18 @@ from engine.bots.ranges import apply_act, bet_share, estimate, preflop_classes
 from engine.bots.reads import Counts, Profile, count_hand, model_from_past, prior_for
 from engine.cards import parse_cards
 from engine.views import hand_view
-from tests.engine.helpers import make_hand, play
-from tests.engine.test_bots_character import (
+from tests.engine.bot_spots import (
     BOARD,
     Spot,
     bets,
     continues,
+    history,
     one_combo_per_class,
     rate,
     spots_by_strength,
     text,
 )
-from tests.engine.test_bots_reads import history
+from tests.engine.helpers import make_hand, play
 
 
 @cache
@@ -257,7 +257,6 @@ def test_estimate_uses_the_fold_again_rate_for_a_second_call() -> None:
                        prior_for(2))
     # A player who never folds again keeps more of his range after the second call.
     assert estimate(spot, 1, sticky).sum() > estimate(spot, 1, loose).sum()
-
 
 
 # ------------------------------------------------------------------ easy against big bets

@@ -4,12 +4,8 @@ rebuilt from the history after a restart, and told in plain words."""
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
-import sys
 import time
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -27,21 +23,8 @@ from engine.bots.reads import (
     summary,
 )
 from engine.views import hand_view
+from tests.engine.bot_spots import history
 from tests.engine.helpers import make_hand, play
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def load_match() -> ModuleType:
-    """benchmarks/bots_match.py: the scripted players and the match runner."""
-    name = "bots_match"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / "bots_match.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
 
 
 def scripted_hand() -> dict[str, Any]:
@@ -156,16 +139,6 @@ def test_calls_of_one_raise_are_counted_against_a_typical_players() -> None:
     # A big blind who called 5 of 40 raises heads-up (typical: 22 of 40) reads about half as wide.
     tight = Profile.of(Counts(call_chances=40, raise_calls=5, call_expected=22.0), prior_for(2))
     assert 0.3 < tight.call_ratio < 0.5
-
-
-def history(opponent: str, hands: int = 60) -> list[dict[str, Any]]:
-    """The hard player's memory (seat 0) after heads-up hands against a scripted opponent."""
-    match = load_match()
-    players = {0: "hard", 1: opponent}
-    pasts: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
-    for h in range(hands):
-        match.play_hand(h + 1, (0, 1), h % 2, 500 + h, players, pasts, {0: h, 1: 1000 + h})
-    return pasts[0]
 
 
 def test_describe_opponents_tells_a_calling_station_from_a_tight_folder() -> None:

@@ -9,35 +9,29 @@ from typing import Any
 
 import pytest
 
-from engine.actions import ActionKind
+from engine.actions import Action, ActionKind
 from engine.bots import LEVELS, decide, decide_explained
 from engine.bots.base import read_spot
 from engine.bots.reasons import MOTIVES, SITUATIONS, STRENGTHS, Reason, strength_of
 from engine.cards import parse_card
-from engine.game import Game, GameSettings
-from engine.views import game_view, hand_view
+from engine.views import hand_view
+from tests.engine.bot_spots import bot_game
 from tests.engine.helpers import make_hand, play
 
 
 def spots(seed: int, levels: dict[int, str], hands: int) -> list[tuple[str, Any, list[Any], int]]:
     """Every decision of a game played by bots: (level, view, past, seed of its generator)."""
-    rng = random.Random(seed)
-    game = Game(GameSettings(blind_every=5), dict.fromkeys(levels, False), rng=random.Random(seed))
-    pasts: dict[int, list[dict[str, Any]]] = {s: [] for s in levels}
     out = []
-    while not game.finished and game.hand_number < hands:
-        hand = game.start_hand(seed=rng.randrange(2**32))
-        while not hand.finished:
-            seat = hand.seat_to_act
-            assert seat is not None
-            view = game_view(game, seat)
-            level = levels[seat]
-            bot_seed = rng.randrange(2**32)
-            out.append((level, view, list(pasts[seat]), bot_seed))
-            action = decide(level, view, pasts[seat], random.Random(bot_seed))
-            game.act(action.seat, action.kind, action.amount)
-        for seat in hand.seats:
-            pasts[seat].append(hand_view(hand, seat))
+
+    def choose(
+        seat: int, level: str, view: dict[str, Any], past: list[dict[str, Any]],
+        rng: random.Random,
+    ) -> Action:
+        bot_seed = rng.randrange(2**32)
+        out.append((level, view, list(past), bot_seed))
+        return decide(level, view, past, random.Random(bot_seed))
+
+    bot_game(seed, levels, hands, choose)
     return out
 
 

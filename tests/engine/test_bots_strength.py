@@ -7,7 +7,7 @@ swapped, fixed seeds, so the outcome is the same on every run.
 
 from __future__ import annotations
 
-from tests.engine.test_bots_reads import load_match
+from tests.engine.bot_spots import load_match
 
 
 def test_hard_beats_easy_in_a_short_duplicate_match() -> None:

@@ -10,7 +10,7 @@ from engine.events import AWARD, DEAL_HOLE, MUCK, SHOW
 from engine.foreign import MAX_BYTES, foreign_hand
 from engine.hand import Hand
 from engine.phh import PhhError, read_phh, replay_phh, to_phh
-from tests.engine.test_phh import phh, random_hands
+from tests.engine.phh_hands import phh, random_hands
 
 
 def awards(events: list[dict[str, object]]) -> list[tuple[object, object]]:

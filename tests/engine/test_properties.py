@@ -23,21 +23,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine import events
 from engine.actions import ActionKind, LegalActions
 from engine.cards import ALL_CARDS, Card, shuffled_deck
-from engine.events import (
-    ACTION,
-    AWARD,
-    BOARD,
-    BURN,
-    DEAL_HOLE,
-    HAND_END,
-    MUCK,
-    POST_BIG_BLIND,
-    POST_SMALL_BLIND,
-    SHOW,
-    UNCALLED,
-)
 from engine.game import Game, GameSettings
 from engine.hand import Hand, HandSettings
 from engine.history import hand_record, replay
@@ -134,18 +122,19 @@ def check_event_ledger(hand: Hand) -> None:
     start = sum(stacks.values())
     pot = 0
     known = {
-        POST_SMALL_BLIND, POST_BIG_BLIND, DEAL_HOLE, BURN, BOARD, ACTION, UNCALLED, SHOW, MUCK,
-        AWARD, HAND_END,
+        events.POST_SMALL_BLIND, events.POST_BIG_BLIND, events.DEAL_HOLE, events.BURN,
+        events.BOARD, events.ACTION, events.UNCALLED, events.SHOW, events.MUCK, events.AWARD,
+        events.HAND_END,
     }
     for event in hand.events:
         assert event.kind in known, event
         assert event.amount >= 0, event
-        if event.kind in (POST_SMALL_BLIND, POST_BIG_BLIND, ACTION):
+        if event.kind in (events.POST_SMALL_BLIND, events.POST_BIG_BLIND, events.ACTION):
             assert event.seat is not None
             stacks[event.seat] -= event.amount
             pot += event.amount
             assert event.all_in == (stacks[event.seat] == 0), event
-        elif event.kind in (UNCALLED, AWARD):
+        elif event.kind in (events.UNCALLED, events.AWARD):
             assert event.seat is not None
             stacks[event.seat] += event.amount
             pot -= event.amount
@@ -154,7 +143,7 @@ def check_event_ledger(hand: Hand) -> None:
     assert stacks == hand.final_stacks
     if hand.finished:
         assert pot == 0
-        assert hand.events[-1].kind == HAND_END
+        assert hand.events[-1].kind == events.HAND_END
     else:
         assert pot == sum(hand.total)
 

@@ -8,21 +8,18 @@ from collections import Counter
 
 import pytest
 
-from engine.actions import ActionKind
 from engine.events import POST_BIG_BLIND, POST_SMALL_BLIND
 from engine.game import BLIND_LEVELS, Game, GameError, GameSettings, level_for_hand
 from engine.hand import Hand
-from tests.engine.helpers import check_down, events_of, make_hand, next_hand_deck, play
-
-
-def fold_to_big_blind(game: Game) -> Hand:
-    """Deal one hand in which everyone folds or checks: the big blind takes the blinds."""
-    hand = game.start_hand(seed=game.hand_number)
-    while not hand.finished:
-        legal = hand.legal_actions()
-        assert legal is not None
-        game.act(legal.seat, ActionKind.CHECK if legal.can_check else ActionKind.FOLD)
-    return hand
+from tests.engine.helpers import (
+    a_game,
+    check_down,
+    deal,
+    events_of,
+    fold_to_big_blind,
+    make_hand,
+    play,
+)
 
 
 def blind_seats(hand: Hand) -> tuple[int, int, int]:
@@ -77,8 +74,7 @@ def test_r6_heads_up_the_button_posts_the_small_blind() -> None:
 
 
 def test_r6_the_blinds_skip_players_without_chips() -> None:
-    game = Game(GameSettings(), {0: True, 1: False, 2: False, 3: False}, rng=random.Random(1))
-    game.button = 3
+    game = a_game({0: True, 1: False, 2: False, 3: False}, button=3)
     game.seats[0].stack = 0  # out of the game, left of the button
     game.seats[0].out_hand = 0
     hand = game.start_hand(seed=1)
@@ -87,8 +83,7 @@ def test_r6_the_blinds_skip_players_without_chips() -> None:
 
 # ---------------------------------------------------------------- R7
 def test_r7_the_button_moves_one_player_left_every_hand() -> None:
-    game = Game(GameSettings(), {0: True, 2: False, 3: False, 5: False}, rng=random.Random(1))
-    game.button = 3
+    game = a_game({0: True, 2: False, 3: False, 5: False}, button=3)
     buttons = [fold_to_big_blind(game).settings.button for _ in range(6)]
     assert buttons == [3, 5, 0, 2, 3, 5]
 
@@ -96,11 +91,8 @@ def test_r7_the_button_moves_one_player_left_every_hand() -> None:
 def test_r7_no_dead_button_the_button_skips_a_player_who_went_out() -> None:
     # Hand 1: button 0, small blind 1 (goes out), big blind 2. A dead-button rule would leave
     # the button on the empty seat 1; here it moves to seat 2, the next player with chips.
-    game = Game(GameSettings(), {0: True, 1: False, 2: False, 3: False}, rng=random.Random(1))
-    game.button = 0
-    game.seats[1].stack = 50
-    deck = next_hand_deck(game, {1: "7c2d", 3: "AsAd"}, "KhQh9s5c3d")
-    hand = game.start_hand(deck=deck)
+    game = a_game({0: True, 1: False, 2: False, 3: False}, button=0, stacks={1: 50})
+    hand = deal(game, {1: "7c2d", 3: "AsAd"}, "KhQh9s5c3d")
     assert blind_seats(hand) == (0, 1, 2)
     play(game, "3 raise 100", "0 fold", "1 call", "2 fold")
     assert game.seats[1].stack == 0
@@ -110,11 +102,8 @@ def test_r7_no_dead_button_the_button_skips_a_player_who_went_out() -> None:
 
 
 def test_r7_the_big_blind_going_out_does_not_leave_a_dead_small_blind() -> None:
-    game = Game(GameSettings(), {0: True, 1: False, 2: False, 3: False}, rng=random.Random(1))
-    game.button = 0
-    game.seats[2].stack = 20
-    deck = next_hand_deck(game, {2: "7c2d", 3: "AsAd"}, "KhQh9s5c3d")
-    hand = game.start_hand(deck=deck)
+    game = a_game({0: True, 1: False, 2: False, 3: False}, button=0, stacks={2: 20})
+    hand = deal(game, {2: "7c2d", 3: "AsAd"}, "KhQh9s5c3d")
     assert hand.stack[hand.big_blind_index] == 0  # all in with the big blind
     play(game, "3 call", "0 fold", "1 fold")
     assert game.seats[2].stack == 0
@@ -127,11 +116,8 @@ def test_r7_the_big_blind_going_out_does_not_leave_a_dead_small_blind() -> None:
 def test_r8_going_heads_up_nobody_posts_the_big_blind_twice_in_a_row() -> None:
     # Hand 1: button 0 (goes out), small blind 1, big blind 2. Moving the button one seat would
     # put it on 1 and make 2 post the big blind again; it moves one seat further, to 2.
-    game = Game(GameSettings(), {0: False, 1: False, 2: True}, rng=random.Random(1))
-    game.button = 0
-    game.seats[0].stack = 200
-    deck = next_hand_deck(game, {0: "7c2d", 2: "AsAd"}, "KhQh9s5c3d")
-    hand = game.start_hand(deck=deck)
+    game = a_game({0: False, 1: False, 2: True}, button=0, stacks={0: 200})
+    hand = deal(game, {0: "7c2d", 2: "AsAd"}, "KhQh9s5c3d")
     assert blind_seats(hand) == (0, 1, 2)
     play(game, "0 all_in", "1 fold", "2 call")
     assert game.seats[0].stack == 0
@@ -146,19 +132,15 @@ def test_r8_going_heads_up_nobody_posts_the_big_blind_twice_in_a_row() -> None:
 def test_r8_no_extra_move_when_the_big_blind_already_changes_hands() -> None:
     # Hand 1: button 0, small blind 1 (goes out), big blind 2. The button moves to 2, which now
     # posts the small blind; seat 0 posts the big blind, so no extra move is needed.
-    game = Game(GameSettings(), {0: False, 1: False, 2: True}, rng=random.Random(1))
-    game.button = 0
-    game.seats[1].stack = 10
-    deck = next_hand_deck(game, {1: "7c2d", 2: "AsAd"}, "KhQh9s5c3d")
-    game.start_hand(deck=deck)
+    game = a_game({0: False, 1: False, 2: True}, button=0, stacks={1: 10})
+    deal(game, {1: "7c2d", 2: "AsAd"}, "KhQh9s5c3d")
     play(game, "0 fold")  # the all-in small blind is then called for what it posted (R17)
     assert game.seats[1].stack == 0
     assert blind_seats(game.start_hand(seed=3)) == (2, 2, 0)
 
 
 def test_r8_heads_up_from_the_start_the_button_alternates() -> None:
-    game = Game(GameSettings(), {0: True, 4: False}, rng=random.Random(1))
-    game.button = 4
+    game = a_game({0: True, 4: False}, button=4)
     seen = [blind_seats(fold_to_big_blind(game)) for _ in range(4)]
     assert seen == [(4, 4, 0), (0, 0, 4), (4, 4, 0), (0, 0, 4)]
 

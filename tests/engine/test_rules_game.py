@@ -10,9 +10,8 @@ import pytest
 from engine.actions import ActionError, ActionKind
 from engine.events import ACTION, DEAL_HOLE, POST_BIG_BLIND, POST_SMALL_BLIND
 from engine.game import Game, GameError, GameSettings
-from engine.hand import Hand
 from engine.views import game_view
-from tests.engine.helpers import make_hand, next_hand_deck, play
+from tests.engine.helpers import a_game, deal, fold_to_big_blind, make_hand, next_hand_deck, play
 
 
 def standings(game: Game) -> list[tuple[int, int, int]]:
@@ -20,25 +19,14 @@ def standings(game: Game) -> list[tuple[int, int, int]]:
     return [(s.place, s.seat, s.chips) for s in game.standings()]
 
 
-def fold_to_big_blind(game: Game) -> Hand:
-    hand = game.start_hand(seed=game.hand_number)
-    while not hand.finished:
-        legal = hand.legal_actions()
-        assert legal is not None
-        game.act(legal.seat, ActionKind.CHECK if legal.can_check else ActionKind.FOLD)
-    return hand
-
-
 def bust_two(stack_0: int, stack_1: int) -> Game:
     """Seats 0 and 1 go all in and lose to seat 2 in one hand; seat 3 folds and survives."""
-    game = Game(GameSettings(), {0: False, 1: False, 2: True, 3: True}, rng=random.Random(1))
-    game.button = 3
+    game = a_game({0: False, 1: False, 2: True, 3: True}, button=3)
     game.seats[0].stack = stack_0
     game.seats[1].stack = stack_1
     game.seats[2].stack = 2000
     game.seats[3].stack = 1200
-    deck = next_hand_deck(game, {0: "7c2d", 1: "8c3d", 2: "AsAd", 3: "KsKd"}, "KhQh9s5c4d")
-    game.start_hand(deck=deck)
+    deal(game, {0: "7c2d", 1: "8c3d", 2: "AsAd", 3: "KsKd"}, "KhQh9s5c4d")
     play(game, "2 all_in", "3 fold", "0 call", "1 call")
     assert game.seats[0].stack == game.seats[1].stack == 0
     return game
@@ -134,11 +122,8 @@ def test_r32_without_a_length_the_game_runs_until_one_player_holds_every_chip() 
 
 # ---------------------------------------------------------------- R33
 def test_r33_the_game_ends_when_every_person_is_out() -> None:
-    game = Game(GameSettings(), {0: True, 1: False, 2: False}, rng=random.Random(1))
-    game.button = 0
-    game.seats[0].stack = 300
-    deck = next_hand_deck(game, {0: "7c2d", 1: "AsAd", 2: "KsKd"}, "KhQh9s5c4d")
-    game.start_hand(deck=deck)
+    game = a_game({0: True, 1: False, 2: False}, button=0, stacks={0: 300})
+    deal(game, {0: "7c2d", 1: "AsAd", 2: "KsKd"}, "KhQh9s5c4d")
     play(game, "0 all_in", "1 call", "2 fold")
     assert game.finished
     assert len(game.players_with_chips) == 2  # computers still have chips, but nobody to watch
@@ -148,30 +133,23 @@ def test_r33_the_game_ends_when_every_person_is_out() -> None:
 
 
 def test_r33_a_computer_player_going_out_does_not_end_the_game() -> None:
-    game = Game(GameSettings(), {0: False, 1: True, 2: True}, rng=random.Random(1))
-    game.button = 0
-    game.seats[0].stack = 300
-    deck = next_hand_deck(game, {0: "7c2d", 1: "AsAd", 2: "KsKd"}, "KhQh9s5c4d")
-    game.start_hand(deck=deck)
+    game = a_game({0: False, 1: True, 2: True}, button=0, stacks={0: 300})
+    deal(game, {0: "7c2d", 1: "AsAd", 2: "KsKd"}, "KhQh9s5c4d")
     play(game, "0 all_in", "1 call", "2 fold")
     assert game.seats[0].stack == 0 and not game.finished
     assert game.start_hand(seed=1).seats == (1, 2)
 
 
 def test_r33_the_game_ends_when_the_last_person_of_several_is_out() -> None:
-    game = Game(GameSettings(), {0: True, 1: True, 2: False, 3: False}, rng=random.Random(1))
-    game.button = 3
-    game.seats[0].stack = 100
-    deck = next_hand_deck(game, {0: "7c2d", 2: "AsAd"}, "KhQh9s5c4d")
-    game.start_hand(deck=deck)
+    game = a_game({0: True, 1: True, 2: False, 3: False}, button=3, stacks={0: 100})
+    deal(game, {0: "7c2d", 2: "AsAd"}, "KhQh9s5c4d")
     play(game, "2 all_in", "3 fold", "0 call", "1 fold")
     assert game.seats[0].stack == 0 and not game.finished  # seat 1 is a person still in
 
 
 # ---------------------------------------------------------------- R34
 def test_r34_standings_are_players_still_in_by_chips_then_the_last_out_first() -> None:
-    game = Game(GameSettings(), {0: True, 1: True, 2: True, 3: True}, rng=random.Random(1))
-    game.button = 3
+    game = a_game({0: True, 1: True, 2: True, 3: True}, button=3)
     for seat, stack in {0: 100, 1: 1500, 2: 1000, 3: 1000}.items():
         game.seats[seat].stack = stack
     # Hand 1: seat 0 (small blind, 100 chips) goes out to seat 2.
@@ -222,11 +200,8 @@ def test_r35_no_limit_bets_far_above_the_pot_and_any_size_in_between() -> None:
 
 
 def test_r35_no_rebuys_a_player_who_went_out_stays_out() -> None:
-    game = Game(GameSettings(), {0: False, 1: True, 2: True}, rng=random.Random(1))
-    game.button = 0
-    game.seats[0].stack = 300
-    deck = next_hand_deck(game, {0: "7c2d", 1: "AsAd", 2: "KsKd"}, "KhQh9s5c4d")
-    game.start_hand(deck=deck)
+    game = a_game({0: False, 1: True, 2: True}, button=0, stacks={0: 300})
+    deal(game, {0: "7c2d", 1: "AsAd", 2: "KsKd"}, "KhQh9s5c4d")
     play(game, "0 all_in", "1 call", "2 fold")
     for _ in range(12):
         hand = fold_to_big_blind(game)

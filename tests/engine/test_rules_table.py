@@ -23,7 +23,14 @@ from engine.cards import (
 from engine.game import STARTING_STACK, Game, GameError, GameSettings
 from engine.hand import HandSettings
 from engine.views import game_view
-from tests.engine.helpers import deal_order, make_hand, next_hand_deck, play, stacked_deck
+from tests.engine.helpers import (
+    a_game,
+    deal,
+    deal_order,
+    make_hand,
+    play,
+    stacked_deck,
+)
 
 
 # ---------------------------------------------------------------- R1
@@ -170,12 +177,9 @@ def test_r4_play_goes_left_in_increasing_seat_order_skipping_empty_seats() -> No
 
 
 def test_r4_players_out_of_the_game_are_skipped() -> None:
-    game = Game(GameSettings(), {0: True, 1: False, 2: False, 3: False}, rng=random.Random(1))
-    game.button = 3
-    game.seats[1].stack = 100
+    game = a_game({0: True, 1: False, 2: False, 3: False}, button=3, stacks={1: 100})
     # Seat 1 (big blind) goes all in and loses to seat 2.
-    deck = next_hand_deck(game, {1: "7c2d", 2: "AsAd"}, "KhQh9s5c3d")
-    hand = game.start_hand(deck=deck)
+    hand = deal(game, {1: "7c2d", 2: "AsAd"}, "KhQh9s5c3d")
     assert hand.seats[hand.big_blind_index] == 1
     play(game, "2 raise 1000", "3 fold", "0 fold", "1 call")
     assert game.hand is hand and hand.finished

@@ -1,4 +1,4 @@
-"""P4: the time bank's arithmetic (the clock that runs it: tests/tables/test_time_bank.py)."""
+"""P4: the time bank's arithmetic (the clock that runs it: tests/tables/write/test_time_bank.py)."""
 
 from __future__ import annotations
 

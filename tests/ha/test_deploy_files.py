@@ -3,31 +3,11 @@ timings, within Patroni's rule, a synchronous standby, pg_rewind, three etcd mem
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
-from pathlib import Path
-from typing import Any
 
-import pytest
-
+from tests.ha.common import DEPLOY, patroni_yml
 from tests.ha.patroni_cluster import TIMINGS
-
-DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
-SYSTEM_PYTHON = "/usr/bin/python3"  # Debian's patroni brings python3-yaml with it
-
-
-def patroni_yml() -> dict[str, Any]:
-    if not Path(SYSTEM_PYTHON).exists() or subprocess.run(
-        [SYSTEM_PYTHON, "-c", "import yaml"], capture_output=True).returncode:
-        pytest.skip("needs python3-yaml (installed with Debian's patroni)")
-    read = subprocess.run(
-        [SYSTEM_PYTHON, "-c", "import json, sys, yaml; "
-         "print(json.dumps(yaml.safe_load(open(sys.argv[1]))))",
-         str(DEPLOY / "patroni" / "patroni.yml")],
-        capture_output=True, text=True, check=True)
-    loaded: dict[str, Any] = json.loads(read.stdout)
-    return loaded
 
 
 def test_production_uses_the_timings_the_tests_measured_within_patronis_rule() -> None:

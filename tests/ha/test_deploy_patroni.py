@@ -18,12 +18,11 @@ from typing import Any
 
 import pytest
 
+from tests.ha.common import CLUSTER_MARKS, patroni_yml
 from tests.ha.failover import keep_logs
 from tests.ha.patroni_cluster import Cluster, Node, http_get, wait_for
-from tests.ha.test_deploy_files import patroni_yml
-from tests.ha.test_failover import pytestmark as failover_marks
 
-pytestmark = failover_marks
+pytestmark = CLUSTER_MARKS
 
 
 class Deployed(Cluster):

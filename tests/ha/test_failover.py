@@ -13,25 +13,12 @@ with HA_TESTS=1; it never uses those services. Measured figures: benchmarks/READ
 from __future__ import annotations
 
 import json
-import os
 
-import pytest
-
+from tests.ha.common import CLUSTER_MARKS
 from tests.ha.failover import OUT, kill_the_primary
-from tests.ha.patroni_cluster import Cluster, available
+from tests.ha.patroni_cluster import Cluster
 
-SERVICES_PHASE = os.environ.get("DATABASE_URL", "").startswith("postgres") and bool(
-    os.environ.get("REDIS_URL")
-)
-pytestmark = [
-    pytest.mark.services,
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not SERVICES_PHASE and os.environ.get("HA_TESTS") != "1",
-        reason="runs in the services phase (DATABASE_URL, REDIS_URL) or with HA_TESTS=1",
-    ),
-    pytest.mark.skipif(bool(available()), reason=available() or "-"),
-]
+pytestmark = CLUSTER_MARKS
 
 
 def test_the_standby_takes_over_from_a_killed_primary_and_no_acknowledged_change_is_lost(

@@ -10,11 +10,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from tests.ha.common import CLUSTER_MARKS
 from tests.ha.failover import ROOT, app_env
 from tests.ha.patroni_cluster import Cluster, wait_for
-from tests.ha.test_failover import pytestmark as failover_marks
 
-pytestmark = failover_marks
+pytestmark = CLUSTER_MARKS
 
 
 def reader(cluster: Cluster, *args: str) -> subprocess.Popen[str]:

@@ -18,8 +18,8 @@ from django.utils.translation import gettext, override
 
 from tables.pages.season import LABELS
 from tables.write import lobby
-from tests.tables.driver import seat_people_now
 from tests.tables.helpers import play_out
+from tests.tables.helpers.driver import seat_people_now
 
 LATIN = re.compile(r"[A-Za-z]")
 DEVANAGARI_DIGIT = re.compile(r"[\u0966-\u096f]")

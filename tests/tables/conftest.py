@@ -1,28 +1,19 @@
+"""Fixtures of every test of tables/: a fast clock with no loop, chips conserved in every game a
+test plays, and ``new_phone`` (a new phone's session each call)."""
+
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
 from django.conf import LazySettings
 from django.db import connections
 
-from tests.tables.helpers import assert_chips_conserved
+from tests.tables.helpers import NewPhone, assert_chips_conserved, new_session
 
 # Connections opened by the websocket consumers' worker thread close after each use, so the
 # test database can be dropped at the end (production keeps them for CONN_MAX_AGE seconds).
 connections.settings["default"]["CONN_MAX_AGE"] = 0
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    services_up = bool(os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL"))
-    for item in items:
-        if "services" in item.keywords and not services_up:
-            item.add_marker(
-                pytest.mark.skip(
-                    reason="needs PostgreSQL and Redis: set DATABASE_URL and REDIS_URL"
-                )
-            )
 
 
 @pytest.fixture(autouse=True)
@@ -41,3 +32,10 @@ def chips_conserved(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
     if request.node.get_closest_marker("django_db"):
         assert_chips_conserved()
+
+
+@pytest.fixture
+def new_phone() -> NewPhone:
+    """A new phone each call: its session, saved, holding no seat yet (``asha = new_phone()``;
+    ``phone_of(asha)`` is a test client on it)."""
+    return new_session

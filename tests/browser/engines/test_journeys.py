@@ -14,9 +14,7 @@ import time
 from typing import Any
 
 from tests.browser.engines.drivers import TIMEOUT, EngineError, Phone
-from tests.browser.helpers import BROWSER, LiveServer
-
-pytestmark = BROWSER
+from tests.browser.helpers import LiveServer
 
 TALK = "<b>nice</b> & <i>hi</i>"
 MOVE = "[data-action-bar] [data-act=check], [data-action-bar] [data-act=call]"

@@ -1,0 +1,1 @@
+"""Tests of staff moderation (tables/admin/), on pages and on live tables."""

@@ -1,0 +1,2 @@
+"""Tests of the caches (tables/cache/): parts reused only for the same values, queries
+compiled once."""
