@@ -6,13 +6,17 @@ table lock, that the deadline is still the one it saw (same version, still due).
 bumps the version, so however many clocks run (one per server process by default, or
 ``manage.py runclock``), each deadline fires once; with PostgreSQL a table locked by another
 process is skipped (``skip_locked``) rather than waited for. Deadlines that passed while no
-server ran are simply due and fire at the first tick after start-up.
+server ran are simply due and fire at the first tick after start-up. The loop asks the
+database once a second; in between it fires the deadlines of the tables its process holds
+without a query (``run_forever``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections import OrderedDict
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -32,15 +36,22 @@ log = logging.getLogger(__name__)
 BATCH = 200
 
 
-def tick(now: datetime | None = None) -> int:
-    """Fire every due deadline once; returns how many fired. Tests call this directly."""
+def tick(now: datetime | None = None, *, held: bool = False) -> int:
+    """Fire every due deadline once; returns how many fired. Tests call this directly.
+    ``held``: only those of the tables whose newest version this process holds, found without
+    a query (``run_forever`` looks in the database only every ``TABLES_CLOCK_POLL`` seconds)."""
     now = now or timezone.now()
     fired = 0
-    due = list(Table.objects.due(now).values_list("id", "version")[:BATCH])
+    if held:
+        due = _held_due(now)
+    else:
+        due = list(Table.objects.due(now).values_list("id", "version")[:BATCH])
     for table_id, version in due:
         try:
             if fire(table_id, version, now):
                 fired += 1
+            elif held:
+                _moved_on(table_id, version)
         except Busy:
             continue  # another process is on it
         except Exception:
@@ -52,10 +63,24 @@ def tick(now: datetime | None = None) -> int:
     return fired
 
 
+# The held versions found behind the database when their deadline was fired (another process
+# wrote the table since, or paused it): not fired again from what this process holds.
+_behind: OrderedDict[tuple[int, int], None] = OrderedDict()
+
+
+def _moved_on(table_id: int, version: int) -> None:
+    _behind[(table_id, version)] = None
+    while len(_behind) > 4096:
+        _behind.popitem(last=False)
+
+
+def _held_due(now: datetime) -> list[tuple[int, int]]:
+    return [key for key in cache.due_held(now) if key not in _behind]
+
+
 def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
     """Fire the deadline table ``table_id`` had at ``version``, if it still has it."""
-    rows = cache.table_by_id(table_id)  # compiled once: the clock fires many times a second
-    table = rows[0] if rows and rows[0].version == version else None
+    table = cache.table_at(table_id, version)  # the version held here: no query
     if table is None or not is_due(table, now or timezone.now()):
         return False
     if table.tournament_id is not None and table.deadline_kind == Table.Deadline.NEXT_HAND:
@@ -90,12 +115,26 @@ def _computer_decides(table: Table) -> tuple[Action | None, dict[str, Any] | Non
 
 
 async def run_forever(interval: float | None = None) -> None:
-    """The clock loop: tick, then sleep (not at all while there is catching up to do)."""
+    """The clock loop: tick, then sleep (not at all while there is catching up to do). The
+    database is asked for due deadlines every ``TABLES_CLOCK_POLL`` seconds; in between, the
+    tables this process holds are looked at (their deadlines fire on time without a query:
+    a read is a transaction of its own) and the database thread is used only when one is due.
+    The database's answer covers what no process here holds (written elsewhere, or before a
+    restart)."""
     pause = interval if interval is not None else settings.TABLES_CLOCK_INTERVAL
-    log.info("clock running (every %.2f s)", pause)
+    poll = max(pause, settings.TABLES_CLOCK_POLL)
+    log.info("clock running (every %.2f s, the database every %.2f s)", pause, poll)
+    polled = -poll
     while True:
+        started = time.monotonic()
+        held = started - polled < poll
         try:
-            fired = await write_then_notify(tick)
+            if held and not _held_due(timezone.now()):
+                fired = 0
+            else:
+                fired = await write_then_notify(tick, held=held)
+            if not held:
+                polled = started if not fired else -poll  # catching up: ask again at once
         except Exception:
             log.exception("clock tick failed")
             fired = 0

@@ -45,6 +45,7 @@ from tables.cache.versions import (
     Snapshot,
     cached_snapshot,
     derive,
+    due_held,
     keep_seats,
     kept_seats,
     latest_game,
@@ -52,6 +53,7 @@ from tables.cache.versions import (
     newest,
     remember,
     seat_rows_of,
+    table_at,
     table_by_id,
 )
 
@@ -64,6 +66,7 @@ __all__ = [
     "cached_snapshot",
     "clear_fragments",
     "derive",
+    "due_held",
     "keep_seats",
     "kept_seats",
     "latest_game",
@@ -76,6 +79,7 @@ __all__ = [
     "render_component",
     "seat_rows_of",
     "slot",
+    "table_at",
     "table_by_id",
     "update_fields",
 ]

@@ -178,8 +178,15 @@ def store(
     table_id: int, position: int, name: str, hashes: Iterable[str], text: str, reaction: str
 ) -> Line:
     """Check that talk is on and the sender is not muted by a moderator (one query), then keep
-    the line (one insert). No lock on the table: a line that races the host turning talk off
-    may still be said."""
+    the line (one insert), in one transaction (one commit). No lock on the table: a line that
+    races the host turning talk off may still be said."""
+    with transaction.atomic():
+        return _checked_and_kept(table_id, position, name, hashes, text, reaction)
+
+
+def _checked_and_kept(
+    table_id: int, position: int, name: str, hashes: Iterable[str], text: str, reaction: str
+) -> Line:
     claims = [h for h in hashes if h]
     checks = Table.objects.filter(pk=table_id).annotate(
         talk_off=Exists(TableTalk.objects.filter(table_id=OuterRef("pk"), off=True)),

@@ -1,0 +1,63 @@
+"""The clock between its looks in the database: the deadlines of the tables this process holds
+fire without a query; a held version the database moved past is fired at most once from here."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tables import cache, clock
+from tables.models import Table
+from tables.write import lobby
+from tests.tables.helpers import new_session
+
+pytestmark = pytest.mark.django_db
+
+
+def _computer_turn() -> Table:
+    """A table of one person and three computer players at a computer player's turn, its
+    version held in this process (loaded to draw it, as a connection does)."""
+    table = lobby.create_table(
+        new_session(), ["Asha"], lobby.TableSettings(seat_count=4), Table.Mode.COMPUTER
+    )
+    for _ in range(10):
+        row = Table.objects.get(pk=table.id)
+        if row.deadline_kind == Table.Deadline.BOT:
+            break
+        assert row.next_deadline is not None
+        clock.tick(row.next_deadline + timedelta(seconds=1))  # the person times out
+    assert row.deadline_kind == Table.Deadline.BOT and row.next_deadline is not None
+    held = cache.load_snapshot(table.id)
+    assert held is not None and held.version == row.version
+    return row
+
+
+def test_p2_a_held_tables_computer_player_acts_without_the_table_being_read() -> None:
+    row = _computer_turn()
+    assert row.next_deadline is not None
+    assert clock.tick(row.next_deadline - timedelta(seconds=0.5), held=True) == 0
+    with CaptureQueriesContext(connection) as queries:
+        assert clock.tick(row.next_deadline + timedelta(seconds=0.1), held=True) == 1
+    sent = [q["sql"].split(None, 1)[0].upper() for q in queries]
+    assert sent == ["UPDATE"]  # found, decided and written from the version held: one statement
+    assert Table.objects.get(pk=row.id).version == row.version + 1
+
+
+def test_a_held_version_behind_the_database_is_not_fired_and_not_tried_again() -> None:
+    row = _computer_turn()
+    assert row.next_deadline is not None
+    # Another process wrote the table since (here by hand: a new version this process does
+    # not hold, its deadline still due).
+    Table.objects.filter(pk=row.id).update(version=row.version + 1)
+    later = row.next_deadline + timedelta(seconds=0.1)
+    assert clock.tick(later, held=True) == 0
+    assert Table.objects.get(pk=row.id).version == row.version + 1
+    with CaptureQueriesContext(connection) as queries:
+        assert clock.tick(later, held=True) == 0
+    assert len(queries) == 0  # known to be behind: not tried again from what is held
+    # The database's answer fires it.
+    assert clock.tick(later) == 1
+    assert Table.objects.get(pk=row.id).version == row.version + 2
