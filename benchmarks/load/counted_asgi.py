@@ -15,12 +15,14 @@ action costs, and why.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
 import signal
 import sys
 import threading
+import tracemalloc
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -112,5 +114,20 @@ def _dump(signum: int, frame: Any) -> None:
     scratch.replace(target)
 
 
+def _trace(signum: int, frame: Any) -> None:
+    """SIGUSR2 (with ``BENCH_TRACEMALLOC`` set): the allocations alive now, to
+    ``$BENCH_COUNTS_DIR/<pid>-<n>.tracemalloc`` (benchmarks/socket_memory.py)."""
+    global _written
+    _written += 1
+    gc.collect()
+    target = Path(os.environ["BENCH_COUNTS_DIR"]) / f"{os.getpid()}-{_written}.tracemalloc"
+    scratch = target.with_suffix(".tmp")
+    tracemalloc.take_snapshot().dump(str(scratch))
+    scratch.replace(target)
+
+
 connection_created.connect(_on_connection)
 signal.signal(signal.SIGUSR1, _dump)
+if os.environ.get("BENCH_TRACEMALLOC"):
+    tracemalloc.start(int(os.environ["BENCH_TRACEMALLOC"]))
+    signal.signal(signal.SIGUSR2, _trace)
