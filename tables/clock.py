@@ -42,8 +42,9 @@ def tick(now: datetime | None = None, *, held: bool = False) -> int:
     a query (``run_forever`` looks in the database only every ``TABLES_CLOCK_POLL`` seconds)."""
     now = now or timezone.now()
     fired = 0
+    codes: dict[int, str] = {}
     if held:
-        due = _held_due(now)
+        due = _held_due(now, codes)
     else:
         due = list(Table.objects.due(now).values_list("id", "version")[:BATCH])
     for table_id, version in due:
@@ -51,7 +52,7 @@ def tick(now: datetime | None = None, *, held: bool = False) -> int:
             if fire(table_id, version, now):
                 fired += 1
             elif held:
-                _moved_on(table_id, version)
+                _moved_on(table_id, version, codes[table_id])
         except Busy:
             continue  # another process is on it
         except Exception:
@@ -63,19 +64,25 @@ def tick(now: datetime | None = None, *, held: bool = False) -> int:
     return fired
 
 
-# The held versions found behind the database when their deadline was fired (another process
-# wrote the table since, or paused it): not fired again from what this process holds.
-_behind: OrderedDict[tuple[int, int], None] = OrderedDict()
+# The held versions (table id, version, code) found behind the database when their deadline
+# was fired (another process wrote the table since, or paused it): not fired again from what
+# this process holds.
+_behind: OrderedDict[tuple[int, int, str], None] = OrderedDict()
 
 
-def _moved_on(table_id: int, version: int) -> None:
-    _behind[(table_id, version)] = None
+def _moved_on(table_id: int, version: int, code: str) -> None:
+    _behind[(table_id, version, code)] = None
     while len(_behind) > 4096:
         _behind.popitem(last=False)
 
 
-def _held_due(now: datetime) -> list[tuple[int, int]]:
-    return [key for key in cache.due_held(now) if key not in _behind]
+def _held_due(now: datetime, codes: dict[int, str] | None = None) -> list[tuple[int, int]]:
+    """The held tables due at ``now`` and not known to be behind (``codes``: filled with
+    their codes)."""
+    due = [key for key in cache.due_held(now) if key not in _behind]
+    if codes is not None:
+        codes.update((table_id, code) for table_id, _version, code in due)
+    return [(table_id, version) for table_id, version, _code in due]
 
 
 def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
@@ -114,15 +121,16 @@ def _computer_decides(table: Table) -> tuple[Action | None, dict[str, Any] | Non
         return None, None
 
 
-async def run_forever(interval: float | None = None) -> None:
+async def run_forever(interval: float | None = None, poll: float | None = None) -> None:
     """The clock loop: tick, then sleep (not at all while there is catching up to do). The
     database is asked for due deadlines every ``TABLES_CLOCK_POLL`` seconds; in between, the
     tables this process holds are looked at (their deadlines fire on time without a query:
     a read is a transaction of its own) and the database thread is used only when one is due.
     The database's answer covers what no process here holds (written elsewhere, or before a
-    restart)."""
+    restart). ``poll``: ask the database that often instead (a clock of its own, which holds
+    few tables, asks at every tick)."""
     pause = interval if interval is not None else settings.TABLES_CLOCK_INTERVAL
-    poll = max(pause, settings.TABLES_CLOCK_POLL)
+    poll = max(pause, poll if poll is not None else settings.TABLES_CLOCK_POLL)
     log.info("clock running (every %.2f s, the database every %.2f s)", pause, poll)
     polled = -poll
     while True:

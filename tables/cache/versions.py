@@ -270,18 +270,18 @@ def newest(table_id: int) -> Snapshot | None:
         return _snapshots.get(kept[-1]) if kept else None
 
 
-def due_held(now: datetime) -> list[tuple[int, int]]:
+def due_held(now: datetime) -> list[tuple[int, int, str]]:
     """The tables whose newest version held here has a deadline due at ``now`` (a playing
-    table, not paused), as (id, version), soonest first, without a query. A held version may
-    be behind the database (another process wrote since): the write path finds that out."""
+    table, not paused), as (id, version, code), soonest first, without a query. A held version
+    may be behind the database (another process wrote since): the write path finds that out."""
     with _snapshot_lock:
         held = [_snapshots[kept[-1]] for kept in _versions_kept.values() if kept]
     due = [
-        (s.next_deadline, s.id, s.version) for s in held
+        (s.next_deadline, s.id, s.version, s.code) for s in held
         if s.next_deadline is not None and s.next_deadline <= now and s.deadline_kind
         and s.status == Table.Status.PLAYING and not s.paused
     ]
-    return [(table_id, version) for _, table_id, version in sorted(due)]
+    return [(table_id, version, code) for _, table_id, version, code in sorted(due)]
 
 
 def table_at(table_id: int, version: int) -> Table | None:

@@ -3,9 +3,14 @@ fire without a query; a held version the database moved past is fired at most on
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import time
 from datetime import timedelta
 
 import pytest
+from channels.db import database_sync_to_async
+from django.conf import LazySettings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -61,3 +66,27 @@ def test_a_held_version_behind_the_database_is_not_fired_and_not_tried_again() -
     # The database's answer fires it.
     assert clock.tick(later) == 1
     assert Table.objects.get(pk=row.id).version == row.version + 2
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_clock_loop_fires_a_held_deadline_between_its_looks_in_the_database(
+    settings: LazySettings,
+) -> None:
+    settings.TABLES_BOT_PAUSE = (3.0, 3.0)  # due after the loop's first look in the database
+    row = await database_sync_to_async(_computer_turn)()
+    # One look in the database when the loop starts (nothing due yet), none for an hour after.
+    task = asyncio.ensure_future(clock.run_forever(0.01, poll=3600))
+    try:
+        bound = time.monotonic() + 60  # a bound for a loaded machine, not a pace
+        current = row.version
+        while current <= row.version and time.monotonic() < bound:
+            await asyncio.sleep(0.02)
+            current = await database_sync_to_async(
+                lambda: Table.objects.get(pk=row.id).version
+            )()
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await database_sync_to_async(lambda: None)()  # a write the cancel caught runs on
+    assert current > row.version
