@@ -49,7 +49,7 @@ def tick(now: datetime | None = None, *, held: bool = False) -> int:
         due = list(Table.objects.due(now).values_list("id", "version")[:BATCH])
     for table_id, version in due:
         try:
-            if fire(table_id, version, now):
+            if fire(table_id, version, now, held=held):
                 fired += 1
             elif held:
                 _moved_on(table_id, version, codes[table_id])
@@ -85,9 +85,18 @@ def _held_due(now: datetime, codes: dict[int, str] | None = None) -> list[tuple[
     return [(table_id, version) for table_id, version, _code in due]
 
 
-def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
-    """Fire the deadline table ``table_id`` had at ``version``, if it still has it."""
-    table = cache.table_at(table_id, version)  # the version held here: no query
+def fire(
+    table_id: int, version: int, now: datetime | None = None, *, held: bool = False
+) -> bool:
+    """Fire the deadline table ``table_id`` had at ``version``, if it still has it. ``held``:
+    found among the versions this process holds, whose row is used as it is (no query; the
+    write path checks it is still the table's); else the row is read (an operator may have
+    paused or resumed the table by hand, without a new version)."""
+    if held:
+        table = cache.table_at(table_id, version)
+    else:
+        rows = cache.table_by_id(table_id)  # compiled once: the clock fires often
+        table = rows[0] if rows and rows[0].version == version else None
     if table is None or not is_due(table, now or timezone.now()):
         return False
     if table.tournament_id is not None and table.deadline_kind == Table.Deadline.NEXT_HAND:

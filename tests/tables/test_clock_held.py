@@ -90,3 +90,18 @@ async def test_the_clock_loop_fires_a_held_deadline_between_its_looks_in_the_dat
             await task
         await database_sync_to_async(lambda: None)()  # a write the cancel caught runs on
     assert current > row.version
+
+
+def test_a_table_resumed_by_hand_fires_from_the_databases_row_not_the_held_one() -> None:
+    """An operator may pause or resume a table in the database by hand, without a new version:
+    the clock's look in the database fires from the row as it is there."""
+    row = _computer_turn()
+    assert row.next_deadline is not None
+    Table.objects.filter(pk=row.id).update(paused=True)
+    held = cache.load_snapshot(row.id, check_cache=False)  # this process holds it paused
+    assert held is not None and held.paused and held.version == row.version
+    Table.objects.filter(pk=row.id).update(paused=False)  # resumed by hand, same version
+    later = row.next_deadline + timedelta(seconds=0.1)
+    assert clock.tick(later, held=True) == 0  # the held version is paused: nothing fires
+    assert clock.tick(later) == 1
+    assert Table.objects.get(pk=row.id).version == row.version + 1
