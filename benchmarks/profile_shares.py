@@ -74,10 +74,14 @@ def read_raw(paths: list[Path]) -> Counter[tuple[str, ...]]:
 _SITE = re.compile(r"\(.*?/(?:site-packages|lib/python3\.\d+)/")
 
 
+_PROJECT = re.compile(r"\([^()]*?/(tables|engine|config|benchmarks)/")
+
+
 def _short(frame: str) -> str:
-    """A frame with the virtualenv's or the project's prefix taken off its file name."""
-    frame = _SITE.sub("(/", frame)
-    return frame.replace(f"({ROOT}/", "(/")
+    """A frame with the virtualenv's or the project's prefix taken off its file name (any
+    checkout's: profiles of another worktree read alike)."""
+    short = _SITE.sub("(/", frame)
+    return short if short != frame else _PROJECT.sub(r"(/\1/", frame, count=1)
 
 
 def share_of(stack: tuple[str, ...]) -> str:
