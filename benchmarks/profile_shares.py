@@ -172,7 +172,7 @@ def svg(stacks: Counter[tuple[str, ...]], title: str, width: int = 1800) -> str:
                 continue
             count: int = child[""]  # type: ignore[index]
             w = width * count / samples
-            if w >= 1.0:
+            if w >= 2.0:
                 boxes.append((x, depth, w, name, count))
                 walk(child, x, depth + 1)  # type: ignore[arg-type]
             x += w
