@@ -37,7 +37,9 @@ from tests.tables.driver import Driver, build
 pytestmark = pytest.mark.django_db(transaction=True)
 
 NAMES = [["Asha"], ["Bikash"], ["Chandra"], ["Dipa"], ["Esha"], ["Firoz"]]
-# Per action, measured on this workload (TABLES_SEED "tests": the same cards every run).
+# Per action, measured on this workload (TABLES_SEED "tests": the same cards every run), on
+# SQLite and the in-memory layer. On PostgreSQL and Redis (CI's services phase): 1.08
+# statements, 1.00 transactions, 5,210 calls.
 RECORDED = {
     "statements": 1.12,
     "transactions": 1.04,
