@@ -56,12 +56,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from benchmarks import profile_shares
 from benchmarks.load import run_load as rl
 from benchmarks.load.loadgen import LoadConfig, Result, run_load
 from benchmarks.load.private_redis import Redis, redis_servers
 
 ROOT = rl.ROOT
 OUT = ROOT / "benchmarks" / "out" / "unit_costs"
+PROFILES = OUT / "profiles"
 COUNTED_APP = "benchmarks.load.counted_asgi:application"
 WALDUMP = Path("/usr/lib/postgresql/15/bin/pg_waldump")
 PG_WAL = Path("/var/lib/postgresql/15/main/pg_wal")
@@ -167,9 +169,12 @@ def rss(pid: int) -> int:
     return 0
 
 
-def statement_counts(servers: list[rl.Server], counts_dir: Path) -> Counter[str]:
-    """Ask each server for its statement counts (SIGUSR1) and add them up."""
-    total: Counter[str] = Counter()
+def statement_counts(servers: list[rl.Server], counts_dir: Path) -> dict[str, Counter[str]]:
+    """Ask each server for its counts (SIGUSR1: statements by first word, by shape and sender,
+    transactions by kind and sender; benchmarks/load/counted_asgi.py) and add them up."""
+    total: dict[str, Counter[str]] = {
+        "counts": Counter(), "shapes": Counter(), "transactions": Counter(),
+    }
     for server in servers:
         target = counts_dir / f"{server.process.pid}.json"
         before = json.loads(target.read_text())["seq"] if target.exists() else 0
@@ -179,7 +184,8 @@ def statement_counts(servers: list[rl.Server], counts_dir: Path) -> Counter[str]
             with contextlib.suppress(OSError, ValueError, KeyError):
                 data = json.loads(target.read_text())
                 if data["seq"] > before:
-                    total.update(data["counts"])
+                    for key, counter in total.items():
+                        counter.update(data.get(key, {}))
                     break
             time.sleep(0.02)
         else:
@@ -195,6 +201,8 @@ class Sample:
     pg: dict[str, Any]
     redis: dict[str, float]
     statements: Counter[str]
+    shapes: Counter[str]
+    transactions: Counter[str]
     rss: int
     publish_by_server: list[float]
 
@@ -207,6 +215,9 @@ class Window:
     ) -> None:
         self.servers, self.redis, self.url, self.counts_dir = servers, redis, url, counts_dir
         self.samples: list[Sample] = []
+        # (folder, label, seconds): py-spy records every server over the window
+        self.profile: tuple[Path, str, float, bool] | None = None
+        self.profiling: profile_shares.Recording | None = None
 
     def sample(self) -> Sample:
         redis: Counter[str] = Counter()
@@ -215,19 +226,30 @@ class Window:
             counters = server.counters()
             redis.update(counters)
             by_server.append(counters["publish"])
+        counts = statement_counts(self.servers, self.counts_dir)
         return Sample(
             server_cpu=sum(s.cpu() for s in self.servers),
             redis_cpu=sum(r.cpu() for r in self.redis),
             machine_cpu=rl.machine_busy(),
             pg=pg_counters(self.url),
             redis=dict(redis),
-            statements=statement_counts(self.servers, self.counts_dir),
+            statements=counts["counts"], shapes=counts["shapes"],
+            transactions=counts["transactions"],
             rss=sum(rss(s.process.pid) for s in self.servers),
             publish_by_server=by_server,
         )
 
     def mark(self) -> None:
         self.samples.append(self.sample())
+        if len(self.samples) == 1 and self.profile is not None:
+            folder, label, seconds, gil = self.profile
+            self.profiling = profile_shares.Recording(
+                [s.process.pid for s in self.servers], folder, label, seconds, rate=200, gil=gil
+            )
+
+    def close(self) -> list[Path]:
+        """Wait for the profilers (if any) to write their files; their paths."""
+        return self.profiling.wait() if self.profiling is not None else []
 
 
 def restart_later(server: Redis, after: float, log: list[str]) -> threading.Thread:
@@ -257,6 +279,7 @@ def measure(players: int, args: argparse.Namespace) -> dict[str, Any]:
             "TABLES_NEXT_HAND_PAUSE": str(args.next_hand_pause),
             "TABLES_BOT_PAUSE": "0.8,2.5",
             "BENCH_COUNTS_DIR": counts,
+            "BENCH_DETAIL": "1" if args.detail else "",
         })
         setup = rl.Setup("redis", "unit costs", 2, env, ("postgres",))
         rl.ensure_database(setup)
@@ -266,6 +289,9 @@ def measure(players: int, args: argparse.Namespace) -> dict[str, Any]:
             time.sleep(2)  # settled: imports done, clocks running
             idle_rss = sum(rss(s.process.pid) for s in running)
             window = Window(running, redis, args.postgres, Path(counts))
+            stamp = f"{datetime.now():%Y%m%d-%H%M%S}"
+            if args.profile:
+                window.profile = (PROFILES, f"{stamp}-{players}", args.duration, args.profile_gil)
             config = LoadConfig(
                 rl.app_players(tables, [s.port for s in running], "table"),
                 think=rl.parse_think(args.think), warmup=args.warmup, duration=args.duration,
@@ -285,6 +311,7 @@ def measure(players: int, args: argparse.Namespace) -> dict[str, Any]:
                 config = dataclasses.replace(config, on_window=start_timer)
             print(f"{players} players, {len(tables)} tables: playing", flush=True)
             result = asyncio.run(run_load(config, log=print))
+            profiles = window.close()
             logs = [Path(s.log.name).read_text(errors="replace") for s in running]  # type: ignore[attr-defined]
         first, last = window.samples[0], window.samples[-1]
         wal_all = lsn_bytes(last.pg["lsn"]) - lsn_bytes(first.pg["lsn"])
@@ -311,7 +338,7 @@ def measure(players: int, args: argparse.Namespace) -> dict[str, Any]:
         "finished_hands": hands[0], "hands": hands[1], "finished_bytes": hands[2],
         "actions_per_hand": float(hands[3]), "sizes": sizes, "freed": freed, "fit": fit,
         "events": events, "errors": sum(log.count("Traceback") for log in logs),
-        "redis_servers": args.redis_servers,
+        "redis_servers": args.redis_servers, "profiles": profiles,
     }
 
 
@@ -403,6 +430,11 @@ def report(run: dict[str, Any], args: argparse.Namespace) -> str:
     for kind, count in statements.most_common(5):
         add(f"  of which {kind}", count)
     add("PostgreSQL transactions (commits)", pg["commits"])
+    by_kind: Counter[str] = Counter()
+    for name, count in (last.transactions - first.transactions).items():
+        by_kind[name.split(" | ")[0]] += count
+    for kind, count in by_kind.most_common():
+        add(f"  servers': {kind}", count)
     add("PostgreSQL rows written", rows_written)
     add("  inserted", pg["inserted"])
     add("  updated", pg["updated"])
@@ -458,7 +490,36 @@ def report(run: dict[str, Any], args: argparse.Namespace) -> str:
             f"{freed['before'] - freed['after_full']:,} B)",
         ]
     lines += [f"event: {event}" for event in run["events"]]
+    if args.detail:
+        lines += detail(first, last, actions)
+    if run["profiles"]:
+        lines += profile_section(run["profiles"])
     return "\n".join(lines)
+
+
+def detail(first: Sample, last: Sample, actions: int) -> list[str]:
+    """Transactions by kind and sender, statements by shape and sender, per action."""
+    lines = ["", "transactions (counted by the servers) per action, by kind and sender:"]
+    transactions = last.transactions - first.transactions
+    lines.append(f"  {sum(transactions.values()) / actions:8.3f}  all")
+    for name, count in transactions.most_common(25):
+        lines.append(f"  {count / actions:8.3f}  {name}")
+    lines += ["", "statements per action, by shape and sender:"]
+    for name, count in (last.shapes - first.shapes).most_common(30):
+        lines.append(f"  {count / actions:8.3f}  {name}")
+    return lines
+
+
+def profile_section(paths: list[Path]) -> list[str]:
+    """The shares of the servers' samples over the window, a top 20, and a flame graph."""
+    stacks = profile_shares.read_raw(paths)
+    name = paths[0].name.rsplit("-", 1)[0]
+    svg = paths[0].parent / f"{name}.svg"
+    svg.write_text(profile_shares.svg(stacks, f"unit_costs servers, {name}"))
+    text = profile_shares.table(stacks, 20)
+    (paths[0].parent / f"{name}.txt").write_text(text + "\n")
+    return ["", f"py-spy over the window (both servers; flame graph {svg.relative_to(ROOT)}):",
+            text]
 
 
 def main() -> None:
@@ -478,6 +539,13 @@ def main() -> None:
     parser.add_argument("--postgres",
                         default="postgres://postgres@127.0.0.1:5432/holdem_scale_bench")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", action="store_true",
+                        help="py-spy records both servers over the window (shares, top 20, "
+                             "flame graph)")
+    parser.add_argument("--profile-gil", action="store_true",
+                        help="with --profile: sample only the thread holding the GIL")
+    parser.add_argument("--detail", action="store_true",
+                        help="transactions and statements per action by shape and sender")
     args = parser.parse_args()
     for players in args.players:
         if not 12 <= players <= 1000:

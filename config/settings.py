@@ -325,6 +325,9 @@ if SERVE_STATIC:
 # `python manage.py runclock` beside the servers). Any number of clocks may run at once.
 TABLES_CLOCK_IN_SERVER = envbool("TABLES_CLOCK_IN_SERVER", "true")
 TABLES_CLOCK_INTERVAL = envfloat("TABLES_CLOCK_INTERVAL", "0.2", 0.01, 10)
+# Between ticks that ask the database for due deadlines (every this many seconds), a clock fires
+# those of the tables its process holds without a query (tables.clock.run_forever).
+TABLES_CLOCK_POLL = envfloat("TABLES_CLOCK_POLL", "1.0", 0.01, 60)
 # P2: computer players think for a human-looking moment; presentation only.
 TABLES_BOT_PAUSE = envrange("TABLES_BOT_PAUSE", "0.8,2.5", 30)
 # P1: an away player acts (check or fold) after this pause, so the table sees what happened.

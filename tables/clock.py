@@ -6,13 +6,17 @@ table lock, that the deadline is still the one it saw (same version, still due).
 bumps the version, so however many clocks run (one per server process by default, or
 ``manage.py runclock``), each deadline fires once; with PostgreSQL a table locked by another
 process is skipped (``skip_locked``) rather than waited for. Deadlines that passed while no
-server ran are simply due and fire at the first tick after start-up.
+server ran are simply due and fire at the first tick after start-up. The loop asks the
+database once a second; in between it fires the deadlines of the tables its process holds
+without a query (``run_forever``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections import OrderedDict
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -32,15 +36,23 @@ log = logging.getLogger(__name__)
 BATCH = 200
 
 
-def tick(now: datetime | None = None) -> int:
-    """Fire every due deadline once; returns how many fired. Tests call this directly."""
+def tick(now: datetime | None = None, *, held: bool = False) -> int:
+    """Fire every due deadline once; returns how many fired. Tests call this directly.
+    ``held``: only those of the tables whose newest version this process holds, found without
+    a query (``run_forever`` looks in the database only every ``TABLES_CLOCK_POLL`` seconds)."""
     now = now or timezone.now()
     fired = 0
-    due = list(Table.objects.due(now).values_list("id", "version")[:BATCH])
+    codes: dict[int, str] = {}
+    if held:
+        due = _held_due(now, codes)
+    else:
+        due = list(Table.objects.due(now).values_list("id", "version")[:BATCH])
     for table_id, version in due:
         try:
-            if fire(table_id, version, now):
+            if fire(table_id, version, now, held=held):
                 fired += 1
+            elif held:
+                _moved_on(table_id, version, codes[table_id])
         except Busy:
             continue  # another process is on it
         except Exception:
@@ -52,10 +64,39 @@ def tick(now: datetime | None = None) -> int:
     return fired
 
 
-def fire(table_id: int, version: int, now: datetime | None = None) -> bool:
-    """Fire the deadline table ``table_id`` had at ``version``, if it still has it."""
-    rows = cache.table_by_id(table_id)  # compiled once: the clock fires many times a second
-    table = rows[0] if rows and rows[0].version == version else None
+# The held versions (table id, version, code) found behind the database when their deadline
+# was fired (another process wrote the table since, or paused it): not fired again from what
+# this process holds.
+_behind: OrderedDict[tuple[int, int, str], None] = OrderedDict()
+
+
+def _moved_on(table_id: int, version: int, code: str) -> None:
+    _behind[(table_id, version, code)] = None
+    while len(_behind) > 4096:
+        _behind.popitem(last=False)
+
+
+def _held_due(now: datetime, codes: dict[int, str] | None = None) -> list[tuple[int, int]]:
+    """The held tables due at ``now`` and not known to be behind (``codes``: filled with
+    their codes)."""
+    due = [key for key in cache.due_held(now) if key not in _behind]
+    if codes is not None:
+        codes.update((table_id, code) for table_id, _version, code in due)
+    return [(table_id, version) for table_id, version, _code in due]
+
+
+def fire(
+    table_id: int, version: int, now: datetime | None = None, *, held: bool = False
+) -> bool:
+    """Fire the deadline table ``table_id`` had at ``version``, if it still has it. ``held``:
+    found among the versions this process holds, whose row is used as it is (no query; the
+    write path checks it is still the table's); else the row is read (an operator may have
+    paused or resumed the table by hand, without a new version)."""
+    if held:
+        table = cache.table_at(table_id, version)
+    else:
+        rows = cache.table_by_id(table_id)  # compiled once: the clock fires often
+        table = rows[0] if rows and rows[0].version == version else None
     if table is None or not is_due(table, now or timezone.now()):
         return False
     if table.tournament_id is not None and table.deadline_kind == Table.Deadline.NEXT_HAND:
@@ -89,13 +130,28 @@ def _computer_decides(table: Table) -> tuple[Action | None, dict[str, Any] | Non
         return None, None
 
 
-async def run_forever(interval: float | None = None) -> None:
-    """The clock loop: tick, then sleep (not at all while there is catching up to do)."""
+async def run_forever(interval: float | None = None, poll: float | None = None) -> None:
+    """The clock loop: tick, then sleep (not at all while there is catching up to do). The
+    database is asked for due deadlines every ``TABLES_CLOCK_POLL`` seconds; in between, the
+    tables this process holds are looked at (their deadlines fire on time without a query:
+    a read is a transaction of its own) and the database thread is used only when one is due.
+    The database's answer covers what no process here holds (written elsewhere, or before a
+    restart). ``poll``: ask the database that often instead (a clock of its own, which holds
+    few tables, asks at every tick)."""
     pause = interval if interval is not None else settings.TABLES_CLOCK_INTERVAL
-    log.info("clock running (every %.2f s)", pause)
+    poll = max(pause, poll if poll is not None else settings.TABLES_CLOCK_POLL)
+    log.info("clock running (every %.2f s, the database every %.2f s)", pause, poll)
+    polled = -poll
     while True:
+        started = time.monotonic()
+        held = started - polled < poll
         try:
-            fired = await write_then_notify(tick)
+            if held and not _held_due(timezone.now()):
+                fired = 0
+            else:
+                fired = await write_then_notify(tick, held=held)
+            if not held:
+                polled = started if not fired else -poll  # catching up: ask again at once
         except Exception:
             log.exception("clock tick failed")
             fired = 0

@@ -34,20 +34,36 @@ def explained_for(
     part of its reason (``engine.bots.reasons.Reason.public``: nothing about its cards)."""
     if table.state is None:
         return None, None
-    game = Game.from_dict(table.state)
+    # The version this process holds, if it is this one (read only here): no replay, no query.
+    held = cache.cached_snapshot(table.id, table.code, table.created_at, table.version)
+    game = held.game if held is not None and held.game is not None else Game.from_dict(
+        table.state
+    )
     hand = game.hand
     if hand is None or hand.finished or hand.seat_to_act is None:
         return None, None
     seat = hand.seat_to_act
-    row = Seat.objects.filter(table=table, position=seat, is_computer=True).first()
-    if row is None:
+    level = _computer_level(table, seat, held)
+    if level is None:
         return None, None
     rng = seeded(table.id, "bot", game.hand_number, len(hand.actions)) or random.Random(
         secrets.randbits(64)
     )
-    level = row.level or table.computer_level
-    view, past = game_view(game, seat), cache.past_views(table.id, table.code, seat)
+    view = game_view(game, seat)
+    past = cache.past_views(table.id, table.code, seat, before=game.hand_number)
     if not explain:
         return decide(level, view, past, rng), None
     action, reason = decide_explained(level, view, past, rng)
     return action, reason.public()
+
+
+def _computer_level(table: Table, seat: int, held: cache.Snapshot | None) -> str | None:
+    """The level of the computer player at ``seat`` (None: a person sits there), from the
+    version held here when there is one."""
+    if held is not None:
+        info = held.seats.get(seat)
+        if info is None or not info.is_computer:
+            return None
+        return info.level or table.computer_level
+    row = Seat.objects.filter(table=table, position=seat, is_computer=True).first()
+    return (row.level or table.computer_level) if row is not None else None

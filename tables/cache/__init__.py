@@ -12,7 +12,9 @@ What is kept, keyed by what, and when it goes:
   so nothing is invalidated: a table keeps its two newest, the process 1,024 in all (oldest
   first). With them, the seats as the last change here left them (``kept_seats``, by table
   id; used only when the version matches). Pays: a change of play without reading the table,
-  and every connection drawing a version without a query or a replay.
+  and every connection drawing a version without a query or a replay. The clock finds the
+  deadlines due among them (``due_held``) and fires them from the row held (``table_at``):
+  no query a tick.
 - **Kept drawings** (``fragments``: ``render_component``): the HTML of a component, keyed by
   its template, the language and every parameter's value, so a kept drawing is only given to
   a frame that passed exactly those values; values new at every frame are written into the
@@ -45,6 +47,7 @@ from tables.cache.versions import (
     Snapshot,
     cached_snapshot,
     derive,
+    due_held,
     keep_seats,
     kept_seats,
     latest_game,
@@ -52,6 +55,7 @@ from tables.cache.versions import (
     newest,
     remember,
     seat_rows_of,
+    table_at,
     table_by_id,
 )
 
@@ -64,6 +68,7 @@ __all__ = [
     "cached_snapshot",
     "clear_fragments",
     "derive",
+    "due_held",
     "keep_seats",
     "kept_seats",
     "latest_game",
@@ -76,6 +81,7 @@ __all__ = [
     "render_component",
     "seat_rows_of",
     "slot",
+    "table_at",
     "table_by_id",
     "update_fields",
 ]

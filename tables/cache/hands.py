@@ -21,11 +21,19 @@ _past: OrderedDict[tuple[int, str, int], tuple[int, list[dict[str, Any]]]] = Ord
 _lock = threading.Lock()
 
 
-def past_views(table_id: int, code: str, seat: int) -> list[dict[str, Any]]:
-    """``hand_view(hand, seat)`` of every finished (not cancelled) hand of the table."""
+def past_views(
+    table_id: int, code: str, seat: int, *, before: int | None = None
+) -> list[dict[str, Any]]:
+    """``hand_view(hand, seat)`` of every finished (not cancelled) hand of the table. ``before``:
+    the hand running now, when the caller knows it (every hand before it is over): no query when
+    the hand before it is held already."""
     key = (table_id, code, seat)
     with _lock:
         last, views = _past.get(key, (0, []))
+        if before is not None and last >= before - 1:  # nothing finished since
+            if key in _past:
+                _past.move_to_end(key)
+            return views
     rows = Hand.objects.filter(
         table_id=table_id, number__gt=last, ended_at__isnull=False, cancelled=False
     ).order_by("number")

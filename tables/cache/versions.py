@@ -272,6 +272,33 @@ def newest(table_id: int) -> Snapshot | None:
         return _snapshots.get(kept[-1]) if kept else None
 
 
+def due_held(now: datetime) -> list[tuple[int, int, str]]:
+    """The tables whose newest version held here has a deadline due at ``now`` (a playing
+    table, not paused), as (id, version, code), soonest first, without a query. A held version
+    may be behind the database (another process wrote since): the write path finds that out."""
+    with _snapshot_lock:
+        held = [_snapshots[kept[-1]] for kept in _versions_kept.values() if kept]
+    due = [
+        (s.next_deadline, s.id, s.version, s.code) for s in held
+        if s.next_deadline is not None and s.next_deadline <= now and s.deadline_kind
+        and s.status == Table.Status.PLAYING and not s.paused
+    ]
+    return [(table_id, version, code) for _, table_id, version, code in sorted(due)]
+
+
+def table_at(table_id: int, version: int) -> Table | None:
+    """The table's row at ``version``: from the version held here (no query), else read; None
+    when the table is gone or is not at that version. A held row may be behind the database:
+    for a change through the write path, which checks the version it writes on."""
+    held = newest(table_id)
+    if held is not None and held.version == version and held.row is not None:
+        table = Table.from_db(router.db_for_write(Table), ROW_FIELDS, held.row)
+        table.recent_actions = list(table.recent_actions)  # the snapshot's stays as it was
+        return table
+    rows = table_by_id(table_id)
+    return rows[0] if rows and rows[0].version == version else None
+
+
 def latest_game(table: Table) -> Game | None:
     """The game of the newest version of this table this process holds: the new state is
     usually that hand a few actions on, which is then not replayed from its start."""

@@ -32,4 +32,5 @@ class Command(BaseCommand):
             self.stdout.write(f"fired {fired} deadline(s)")
             return
         with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(clock.run_forever(options["interval"]))
+            # A clock beside the servers holds few tables: it asks the database at every tick.
+            asyncio.run(clock.run_forever(options["interval"], poll=options["interval"]))

@@ -1,0 +1,130 @@
+"""What an open socket holds in a server process: resident memory and Python's allocations.
+
+    .venv/bin/python -m benchmarks.socket_memory [--players 300] [--settle 5] [--frames 8]
+        [--postgres postgres://postgres@127.0.0.1:5432/holdem_scale_bench]
+
+One Daphne process of the production stack (PostgreSQL, this benchmark's own Redis, phones
+offering permessage-deflate as browsers do) with ``tracemalloc`` on (``--frames`` frames a
+trace), started on tables made as ``unit_costs`` makes them. Its memory is read idle, then with
+every player connected and drawn once and nobody acting (``--settle`` seconds after the last
+connection), and the allocations alive then are compared with those of the idle process: the
+report lists the resident bytes per socket and the 25 places (their last frames) that hold the
+most of the difference, per socket. tracemalloc costs memory itself, so the resident figure is
+read in a second run without it (``--no-trace``, the default first). Reports go to
+benchmarks/out/socket_memory/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import tempfile
+import time
+import tracemalloc
+from datetime import datetime
+from pathlib import Path
+
+from benchmarks.load import run_load as rl
+from benchmarks.load.loadgen import LoadConfig, run_load
+from benchmarks.load.private_redis import redis_servers
+from benchmarks.unit_costs import COUNTED_APP, rss
+
+OUT = rl.ROOT / "benchmarks" / "out" / "socket_memory"
+
+
+def _snapshot(pid: int, folder: Path, seq: int) -> tracemalloc.Snapshot:
+    os.kill(pid, signal.SIGUSR2)
+    target = folder / f"{pid}-{seq}.tracemalloc"
+    deadline = time.monotonic() + 60
+    while not target.exists():
+        if time.monotonic() > deadline:
+            raise RuntimeError("the server wrote no tracemalloc snapshot")
+        time.sleep(0.1)
+    return tracemalloc.Snapshot.load(str(target))
+
+
+def measure(args: argparse.Namespace, trace: bool) -> list[str]:
+    with redis_servers(1) as redis, tempfile.TemporaryDirectory() as counts:
+        env = rl.base_env(args)
+        env.update({
+            "DATABASE_URL": args.postgres, "REDIS_URL": redis[0].url,
+            "REDIS_PREFIX": "socketmemory", "BENCH_COUNTS_DIR": counts,
+            "BENCH_TRACEMALLOC": str(args.frames) if trace else "",
+        })
+        setup = rl.Setup("redis", "socket memory", 1, env, ("postgres",))
+        rl.ensure_database(setup)
+        tables = rl.fresh_tables(setup, args.players)
+        with rl.servers(COUNTED_APP, 1, env, "socket-memory") as running:
+            server = running[0]
+            time.sleep(3)
+            idle = rss(server.process.pid)
+            before = _snapshot(server.process.pid, Path(counts), 1) if trace else None
+            held: dict[str, object] = {}
+
+            def opened() -> None:
+                held["rss"] = rss(server.process.pid)
+                if trace:
+                    held["after"] = _snapshot(server.process.pid, Path(counts), 2)
+
+            config = LoadConfig(
+                rl.app_players(tables, [server.port], "table"), think=(500.0, 500.0),
+                warmup=args.settle, duration=1.0, seed=1, compression=True, on_window=opened,
+                connect_batch=10 if trace else 50,
+            )
+            result = asyncio.run(run_load(config))
+    sockets = max(result.connected, 1)
+    grown = int(held["rss"]) - idle  # type: ignore[call-overload]
+    lines = [
+        f"{'with' if trace else 'without'} tracemalloc: {result.connected} sockets, "
+        f"{len(tables)} tables; resident {idle / 1e6:.1f} MB idle, "
+        f"{int(held['rss']) / 1e6:.1f} MB connected: "  # type: ignore[call-overload]
+        f"{grown / sockets / 1024:.1f} KiB per socket",
+    ]
+    if before is not None:
+        after: tracemalloc.Snapshot = held["after"]  # type: ignore[assignment]
+        diff = after.compare_to(before, "traceback")
+        total = sum(d.size_diff for d in diff)
+        lines.append(
+            f"Python allocations alive: {total / sockets / 1024:+.1f} KiB per socket; the 25 "
+            "places holding the most of it (KiB per socket, blocks per socket, last frames):"
+        )
+        for stat in diff[:25]:
+            frames = " <- ".join(
+                f"{Path(f.filename).name}:{f.lineno}" for f in reversed(stat.traceback[-6:])
+            )
+            lines.append(
+                f"  {stat.size_diff / sockets / 1024:7.2f} {stat.count_diff / sockets:7.1f}  "
+                f"{frames}"
+            )
+        lines.append("By the file that allocated (KiB per socket, blocks per socket):")
+        for stat in after.compare_to(before, "filename")[:20]:
+            name = stat.traceback[0].filename.split("site-packages/")[-1]
+            lines.append(
+                f"  {stat.size_diff / sockets / 1024:7.2f} {stat.count_diff / sockets:7.1f}  "
+                f"{name}"
+            )
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=300)
+    parser.add_argument("--settle", type=float, default=5.0)
+    parser.add_argument("--frames", type=int, default=8)
+    parser.add_argument("--next-hand-pause", type=float, default=5.0)
+    parser.add_argument("--postgres",
+                        default="postgres://postgres@127.0.0.1:5432/holdem_scale_bench")
+    args = parser.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    rl.OUT.mkdir(parents=True, exist_ok=True)
+    text = "\n".join([*measure(args, trace=False), "", *measure(args, trace=True)])
+    print(text)
+    saved = OUT / f"report-{datetime.now():%Y%m%d-%H%M%S}.txt"
+    saved.write_text(text + "\n")
+    print(f"saved to {saved.relative_to(rl.ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""The clock between its looks in the database: the deadlines of the tables this process holds
+fire without a query; a held version the database moved past is fired at most once from here."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.conf import LazySettings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tables import cache, clock
+from tables.models import Table
+from tables.write import lobby
+from tests.tables.helpers import new_session
+
+pytestmark = pytest.mark.django_db
+
+
+def _computer_turn() -> Table:
+    """A table of one person and three computer players at a computer player's turn, its
+    version held in this process (loaded to draw it, as a connection does)."""
+    table = lobby.create_table(
+        new_session(), ["Asha"], lobby.TableSettings(seat_count=4), Table.Mode.COMPUTER
+    )
+    for _ in range(10):
+        row = Table.objects.get(pk=table.id)
+        if row.deadline_kind == Table.Deadline.BOT:
+            break
+        assert row.next_deadline is not None
+        clock.tick(row.next_deadline + timedelta(seconds=1))  # the person times out
+    assert row.deadline_kind == Table.Deadline.BOT and row.next_deadline is not None
+    held = cache.load_snapshot(table.id)
+    assert held is not None and held.version == row.version
+    return row
+
+
+def test_p2_a_held_tables_computer_player_acts_without_the_table_being_read() -> None:
+    row = _computer_turn()
+    assert row.next_deadline is not None
+    assert clock.tick(row.next_deadline - timedelta(seconds=0.5), held=True) == 0
+    with CaptureQueriesContext(connection) as queries:
+        assert clock.tick(row.next_deadline + timedelta(seconds=0.1), held=True) == 1
+    sent = [q["sql"].split(None, 1)[0].upper() for q in queries]
+    assert sent == ["UPDATE"]  # found, decided and written from the version held: one statement
+    assert Table.objects.get(pk=row.id).version == row.version + 1
+
+
+def test_a_held_version_behind_the_database_is_not_fired_and_not_tried_again() -> None:
+    row = _computer_turn()
+    assert row.next_deadline is not None
+    # Another process wrote the table since (here by hand: a new version this process does
+    # not hold, its deadline still due).
+    Table.objects.filter(pk=row.id).update(version=row.version + 1)
+    later = row.next_deadline + timedelta(seconds=0.1)
+    assert clock.tick(later, held=True) == 0
+    assert Table.objects.get(pk=row.id).version == row.version + 1
+    with CaptureQueriesContext(connection) as queries:
+        assert clock.tick(later, held=True) == 0
+    assert len(queries) == 0  # known to be behind: not tried again from what is held
+    # The database's answer fires it.
+    assert clock.tick(later) == 1
+    assert Table.objects.get(pk=row.id).version == row.version + 2
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_clock_loop_fires_a_held_deadline_between_its_looks_in_the_database(
+    settings: LazySettings,
+) -> None:
+    settings.TABLES_BOT_PAUSE = (3.0, 3.0)  # due after the loop's first look in the database
+    row = await database_sync_to_async(_computer_turn)()
+    # One look in the database when the loop starts (nothing due yet), none for an hour after.
+    task = asyncio.ensure_future(clock.run_forever(0.01, poll=3600))
+    try:
+        bound = time.monotonic() + 60  # a bound for a loaded machine, not a pace
+        current = row.version
+        while current <= row.version and time.monotonic() < bound:
+            await asyncio.sleep(0.02)
+            current = await database_sync_to_async(
+                lambda: Table.objects.get(pk=row.id).version
+            )()
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await database_sync_to_async(lambda: None)()  # a write the cancel caught runs on
+    assert current > row.version
+
+
+def test_a_table_resumed_by_hand_fires_from_the_databases_row_not_the_held_one() -> None:
+    """An operator may pause or resume a table in the database by hand, without a new version:
+    the clock's look in the database fires from the row as it is there."""
+    row = _computer_turn()
+    assert row.next_deadline is not None
+    Table.objects.filter(pk=row.id).update(paused=True)
+    held = cache.load_snapshot(row.id, check_cache=False)  # this process holds it paused
+    assert held is not None and held.paused and held.version == row.version
+    Table.objects.filter(pk=row.id).update(paused=False)  # resumed by hand, same version
+    later = row.next_deadline + timedelta(seconds=0.1)
+    assert clock.tick(later, held=True) == 0  # the held version is paused: nothing fires
+    assert clock.tick(later) == 1
+    assert Table.objects.get(pk=row.id).version == row.version + 1
