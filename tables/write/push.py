@@ -25,6 +25,7 @@ from __future__ import annotations
 import base64
 import binascii
 import logging
+import time
 from collections.abc import Iterable, MutableMapping
 from dataclasses import dataclass
 from datetime import timedelta
@@ -51,6 +52,12 @@ CLAIMS_KEPT = 50  # a phone's newest claims that a subscription speaks for
 # A page reports being in sight again every minute; a count older than this is stale (a
 # server process that stopped without hearing the page go).
 SIGHT_STALE = timedelta(seconds=150)
+# A claim found with no subscription is not asked about again for this long by this process,
+# so that a table where nobody turned notifications on costs no query per turn. A phone that
+# turns them on through this process is asked about at once; through another process, from at
+# most this long later.
+NOT_SUBSCRIBED_KEPT = 15.0
+_not_subscribed: dict[str, float] = {}  # claim hash -> until when (time.monotonic)
 
 KINDS: dict[str, tuple[Any, Any]] = {
     "turn": (gettext_lazy("Your turn"),
@@ -162,6 +169,8 @@ def stop(session: MutableMapping[str, Any], session_key: str | None, endpoint: s
 
 
 def _remember(subscription: PushSubscription, hashes: list[str]) -> None:
+    for claim_hash in hashes:
+        _not_subscribed.pop(claim_hash, None)
     PushClaim.objects.bulk_create(
         [PushClaim(subscription=subscription, claim_hash=h) for h in hashes],
         ignore_conflicts=True,
@@ -262,6 +271,8 @@ def after_change(table: Table, seats: Iterable[Seat], game: Game | None) -> None
         found = _turn_of(table, seats, game)
         if found is not None:
             seat, turn = found
+            if _not_subscribed.get(seat.claim_hash, 0.0) > time.monotonic():
+                return
             later(your_turn, table.pk, table.code, seat.claim_hash, turn)
     except Exception:
         log.exception("push: table %s: your turn not sent", table.code)
@@ -270,6 +281,11 @@ def after_change(table: Table, seats: Iterable[Seat], game: Game | None) -> None
 def your_turn(table_id: int, code: str, claim_hash: str, turn: str) -> None:
     subscriptions = _subscriptions([claim_hash])
     if not subscriptions:
+        now = time.monotonic()
+        if len(_not_subscribed) > 10_000:  # the expired ones go
+            for known in [h for h, until in _not_subscribed.items() if until <= now]:
+                _not_subscribed.pop(known, None)
+        _not_subscribed[claim_hash] = now + NOT_SUBSCRIBED_KEPT
         return
     seen = _in_sight(table_id, {s.phone for s in subscriptions})
     away = [s for s in subscriptions if s.phone not in seen]

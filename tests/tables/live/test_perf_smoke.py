@@ -32,7 +32,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.utils import CursorWrapper
 
 from tables.write import lobby, play
-from tests.tables.driver import Driver, build
+from tests.tables.helpers.driver import Driver, build
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,0 +1,62 @@
+"""What "your turn" costs a table where nobody turned notifications on: a claim found with no
+subscription is not asked about again by this process for ``push.NOT_SUBSCRIBED_KEPT``
+seconds (no query per turn), and a phone that turns them on through this process is asked
+about at once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tables import claims
+from tables.models import Table
+from tables.write import lobby, push
+from tests.tables.helpers import game_of
+from tests.tables.helpers.driver import seat_people_now
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def inline(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The push threads' work done at once, each job's function named in the list."""
+    settings.PUSH_IN_BACKGROUND = False
+    jobs: list[str] = []
+
+    def run_now(function: Any, *args: Any) -> None:
+        jobs.append(function.__name__)
+        function(*args)
+
+    monkeypatch.setattr(push, "later", run_now)
+    monkeypatch.setattr(push, "_not_subscribed", {})
+    yield jobs
+
+
+def _turn(table: Table) -> None:
+    table.refresh_from_db()
+    game = game_of(table)
+    push.after_change(table, list(table.seats.all()), game)
+
+
+def test_a_claim_with_no_subscription_costs_no_query_per_turn(inline: list[str]) -> None:
+    if not push.enabled():
+        pytest.skip("no VAPID pair: notifications are off and nothing is asked")  # never in CI
+    table, (asha, _bikash) = seat_people_now([["Asha"], ["Bikash"]],
+                                             lobby.TableSettings(seat_count=2))
+    _turn(table)
+    assert inline == ["your_turn"], "the first turn asks whether the claim is subscribed"
+    with CaptureQueriesContext(connection) as asked:
+        for _ in range(5):
+            _turn(table)
+    assert inline == ["your_turn"]
+    assert not [q for q in asked.captured_queries if "pushsubscription" in q["sql"]]
+    hashes = claims.session_hashes(asha) + claims.session_hashes(_bikash)
+    push._remember(push.PushSubscription.objects.create(
+        endpoint="https://fcm.googleapis.com/fcm/send/x", p256dh="k", auth="a", phone="p"
+    ), hashes)  # turned on through this process: asked about at the next turn
+    _turn(table)
+    assert inline == ["your_turn", "your_turn"]
