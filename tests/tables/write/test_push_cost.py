@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tables import claims
-from tables.models import Table
+from tables.models import PushSubscription, Table
 from tables.write import lobby, push
 from tests.tables.helpers import game_of
 from tests.tables.helpers.driver import seat_people_now
@@ -55,7 +55,7 @@ def test_a_claim_with_no_subscription_costs_no_query_per_turn(inline: list[str])
     assert inline == ["your_turn"]
     assert not [q for q in asked.captured_queries if "pushsubscription" in q["sql"]]
     hashes = claims.session_hashes(asha) + claims.session_hashes(_bikash)
-    push._remember(push.PushSubscription.objects.create(
+    push._remember(PushSubscription.objects.create(
         endpoint="https://fcm.googleapis.com/fcm/send/x", p256dh="k", auth="a", phone="p"
     ), hashes)  # turned on through this process: asked about at the next turn
     _turn(table)
