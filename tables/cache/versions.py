@@ -39,6 +39,7 @@ class SeatInfo:
     level: str
     away: bool
     claim_hash: str
+    tell_next_game: bool = False  # out of chips: asked to be told when the next game starts
 
 
 @dataclass(frozen=True)
@@ -190,7 +191,7 @@ def seat_rows_of(seats: Iterable[Seat]) -> list[tuple[Any, ...]]:
 
 _POSITION_AT = SEAT_FIELDS.index("position")
 _INFO_AT = [SEAT_FIELDS.index(name) for name in (
-    "position", "name", "is_computer", "level", "away", "claim_hash",
+    "position", "name", "is_computer", "level", "away", "claim_hash", "tell_next_game",
 )]
 
 

@@ -9,7 +9,8 @@
   in ``tables.draw``);
 - ``talk``: table talk on the phones; ``host``: the host's controls and their menu; ``late``: a
   friend arriving late (the offer, the host's requests); ``reasons``: why a computer player did
-  that, at a learning table; ``moved``: where a tournament moved this phone's player;
+  that, at a learning table; ``moved``: where a tournament moved this phone's player; ``out``:
+  a person out of chips asks to be told when the next game starts;
 - ``langs``: a connection's language; ``layers``: the embedded default's channel layer;
   ``redis_layer``: the Redis channel layer whose publish survives a Redis restart.
 

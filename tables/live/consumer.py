@@ -27,7 +27,8 @@ became usable (Lighthouse's total blocking time). A phone holding several seats
 Phone -> server: JSON, checked by ``tables.live.protocol`` (nothing else reads what a phone
 sent), then answered by the one handler its type names in ``HANDLERS``, each family in its own
 module: ``tables.live.playing`` (action, reveal, hide, back, sync, ping), ``tables.live.talk``
-(chat, react, mute, unmute, talk, chat_history) and ``tables.live.host`` (host). A handler is
+(chat, react, mute, unmute, talk, chat_history), ``tables.live.host`` (host) and
+``tables.live.out`` (out). A handler is
 ``await handler(connection, message)``, called in the connection's language. It refuses by
 raising ``tables.write.path.Refused``: this phone is told, as a notice. The database away
 (``config.errors.DATABASE_AWAY``), the phone is told to try again; a change saved but not
@@ -61,7 +62,7 @@ from django.utils.translation import gettext as _
 from config.errors import DATABASE_AWAY
 from tables import claims, lookups, metrics, ratelimit
 from tables.cache import Snapshot, cached_snapshot, derive, load_snapshot
-from tables.live import host, moved, playing, talk
+from tables.live import host, moved, out, playing, talk
 from tables.live.frames import FrameOptions, Notice, error_notice, render_frame, render_notice
 from tables.live.langs import language_from_scope, speaking
 from tables.live.perspective import PassState, perspective
@@ -77,7 +78,9 @@ CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_TOO_MANY = 4429
 
 # The one handler of each message type a phone may send (tables.live.protocol.TYPES), by family.
-HANDLERS: dict[str, Handler] = {**playing.HANDLERS, **talk.HANDLERS, **host.HANDLERS}
+HANDLERS: dict[str, Handler] = {
+    **playing.HANDLERS, **talk.HANDLERS, **host.HANDLERS, **out.HANDLERS,
+}
 
 # Loads in progress, by table and the version a group message announced: every connection of
 # this process told "version N" waits for the same load instead of querying the database itself.

@@ -190,6 +190,8 @@ class Seat(models.Model):
     # Open table pages of this seat's phones (tables.live.consumer), with ``last_seen``: a
     # seat may be moved by the host only once its own phone is gone (tables.write.seat_moves).
     connections = models.PositiveSmallIntegerField(default=0)
+    # A person out of chips asked to be told when the next game starts (tables.write.out).
+    tell_next_game = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["position"]

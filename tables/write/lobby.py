@@ -18,6 +18,7 @@ from engine.game import Game
 from tables import bot_names, claims
 from tables.codes import new_code
 from tables.models import NAME_MAX, Seat, Table
+from tables.write import out
 from tables.write.path import Change, Refused, apply_change, seeded
 
 
@@ -247,6 +248,8 @@ def start_game(table_id: int, hashes: list[str]) -> None:
         deal(change)
 
     apply_change(table_id, mutate)
+    # Those out of chips in the game before who asked are told (tables.write.out).
+    transaction.on_commit(lambda: out.next_game_started(table_id))
 
 
 def deal(change: Change) -> None:
