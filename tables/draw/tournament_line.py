@@ -1,5 +1,7 @@
 """The line at the top of a tournament's table page: the tournament's code, this
-table's number, the shared level and the players left, with the link to the lobby.
+table's number, the shared level and the players left, with the link to the lobby; for a
+phone whose player is out, where they finished. And the end of play at a tournament's table
+once the tournament is over (``over_here``): the winner by name, "you" marked.
 
 Drawn with the page, then asked for again every ``LINE_POLL_SECONDS`` by the line itself
 (``tournament:table_line``, an htmx poll swapping it whole): the level and the players left
@@ -9,11 +11,14 @@ that fails (the server away) leaves the line as it was; the next one mends it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from engine.game import BLIND_LEVELS
+from tables import claims
 from tables.models.tournament import Tournament
 
 LINE_POLL_SECONDS = 15
@@ -36,8 +41,39 @@ def table_line(table_id: int, request: HttpRequest | None) -> SafeString:
     )
     index = min(tournament.level, len(BLIND_LEVELS) - 1)
     small, big = BLIND_LEVELS[index]
+    hashes = claims.session_hashes(request.session) if request is not None else []
+    mine = tournament.entrants.filter(claim_hash__in=hashes).first() if hashes else None
     return mark_safe(render_to_string("tournament/_table_line.html", {
         "t": tournament, "table_code": code, "number": number, "level": index + 1,
         "small": small, "big": big, "left": left, "entrants": entrants,
+        # This phone's player out of the tournament (while it goes on): where they finished.
+        "out_place": mine.place if mine is not None
+        and tournament.status == Tournament.Status.PLAYING else None,
         "poll": LINE_POLL_SECONDS if tournament.status != Tournament.Status.FINISHED else None,
     }, request))
+
+
+def over_here(table_id: int, mine: tuple[int, ...]) -> dict[str, Any] | None:
+    """Once the tournament of the table ``table_id`` is over: its winner's name, whether the
+    player of the seats ``mine`` (this phone's, at this table) won, their place, and the places
+    as the table's standings are drawn (``table/_over.html``); None before."""
+    tournament = Tournament.objects.filter(
+        tables__id=table_id, status=Tournament.Status.FINISHED
+    ).first()
+    if tournament is None:
+        return None
+    entrants = sorted(
+        (e for e in tournament.entrants.all() if e.place is not None), key=lambda e: e.place or 0
+    )
+    you = next(
+        (e for e in entrants if e.table_id == table_id and e.position in mine and mine), None
+    )
+    winner = entrants[0].name if entrants else ""
+    return {
+        "finished": True, "winner": winner, "won": you is not None and you.place == 1,
+        "you_place": you.place if you is not None else None, "count": len(entrants),
+        "places": [
+            {"place": e.place, "name": e.name, "you": e is you, "chips": None, "seat": ""}
+            for e in entrants
+        ],
+    }
