@@ -69,7 +69,7 @@ def test_only_the_host_ends_the_tournament_and_everyone_still_in_is_placed_by_ch
     assert tournament.status == Tournament.Status.FINISHED and tournament.finished_at
     entrants = list(tournament.entrants.all())
     assert sorted(e.place or 0 for e in entrants)[0] == 1 and all(e.place for e in entrants)
-    by_chips = {}
+    by_chips: dict[tuple[int | None, int | None], int] = {}
     for table in tables_of(tournament):
         assert table.status == Table.Status.FINISHED
         assert game(table).hand_number == running[table.id] and not game(table).hand_running
