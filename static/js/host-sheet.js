@@ -51,14 +51,13 @@
     var toggle = one("[data-host-toggle]");
     if (!toggle) return;
     var host = isHost();
-    toggle.hidden = !host;
+    if (toggle.hidden !== !host) toggle.hidden = !host;
     if ((!host || !playing()) && panelOpen()) setOpen(false);
     var count = host ? waiting() : 0;
     var badge = one("[data-host-badge]");
-    if (badge) {
-      badge.textContent = String(count);
-      badge.hidden = count === 0;
-    }
+    /* Changed only when it differs: the badge is watched by the observer below. */
+    if (badge && badge.textContent !== String(count)) badge.textContent = String(count);
+    if (badge && badge.hidden !== (count === 0)) badge.hidden = count === 0;
     toggle.classList.toggle("host-toggle--waiting", count > 0);
   }
 
@@ -75,7 +74,12 @@
   function start() {
     var box = one("[data-host-sheet]");
     if (!box) return;
-    new MutationObserver(draw).observe(box, { childList: true, subtree: true });
+    /* The menu and the late friends' requests are swapped in whole (out of band). */
+    new MutationObserver(function (records) {
+      var badge = one("[data-host-badge]");
+      if (records.every(function (r) { return badge && badge.contains(r.target); })) return;
+      draw();
+    }).observe(box, { childList: true, subtree: true });
     draw();
   }
 

@@ -14,6 +14,7 @@
   var MARGIN = 4; /* your cards lean out of your place a little */
 
   function clear(root) {
+    if (!root.hasAttribute("data-turn-held")) return;
     root.style.removeProperty("--turn-bottom");
     root.style.removeProperty("--turn-right");
     root.removeAttribute("data-turn-held");
@@ -36,9 +37,12 @@
     var side = window.matchMedia(SIDE).matches && !window.matchMedia(STACKED).matches;
     var bottom = side ? 0 : Math.max(0, Math.ceil(window.innerHeight - top + MARGIN));
     var right = side ? Math.max(0, Math.ceil(window.innerWidth - left + MARGIN)) : 0;
-    root.style.setProperty("--turn-bottom", bottom + "px");
-    root.style.setProperty("--turn-right", right + "px");
-    root.setAttribute("data-turn-held", side ? "side" : "below");
+    var held = side ? "side" : "below";
+    if (root.style.getPropertyValue("--turn-bottom") !== bottom + "px")
+      root.style.setProperty("--turn-bottom", bottom + "px");
+    if (root.style.getPropertyValue("--turn-right") !== right + "px")
+      root.style.setProperty("--turn-right", right + "px");
+    if (root.getAttribute("data-turn-held") !== held) root.setAttribute("data-turn-held", held);
   }
 
   var queued = false;
