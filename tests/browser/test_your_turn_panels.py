@@ -49,8 +49,8 @@ REACHED_JS = r"""
     const x = r.left + r.width / 2, y = r.top + r.height / 2;
     if (x < 0 || y < 0 || x > vw || y > vh) { problems.push(name + ' off screen'); continue; }
     const hit = document.elementFromPoint(x, y);
-    if (!hit || !(hit === el || el.contains(hit)))
-      problems.push(`${name} covered by ${hit ? (hit.id || hit.className || hit.tagName) : 'nothing'}`);
+    const what = hit ? (hit.id || hit.className || hit.tagName) : 'nothing';
+    if (!hit || !(hit === el || el.contains(hit))) problems.push(`${name} covered by ${what}`);
   }
   return problems;
 }
