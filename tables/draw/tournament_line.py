@@ -53,27 +53,53 @@ def table_line(table_id: int, request: HttpRequest | None) -> SafeString:
     }, request))
 
 
-def over_here(table_id: int, mine: tuple[int, ...]) -> dict[str, Any] | None:
-    """Once the tournament of the table ``table_id`` is over: its winner's name, whether the
-    player of the seats ``mine`` (this phone's, at this table) won, their place, and the places
-    as the table's standings are drawn (``table/_over.html``); None before."""
+def tournament_over(snapshot: Any) -> dict[str, Any] | None:
+    """Once the tournament of the table ``snapshot`` shows is over: its winner's name and its
+    places (each with the table and seat of those still seated at the end), kept in the
+    snapshot's memo (a frame is drawn without a query: ``tables.live.consumer`` calls this
+    first, on the database thread); None before (not kept: the tournament may end later)."""
+    kept: dict[str, Any] | None = snapshot.memo.get(_OVER)
+    if kept is not None:
+        return kept
     tournament = Tournament.objects.filter(
-        tables__id=table_id, status=Tournament.Status.FINISHED
+        tables__id=snapshot.id, status=Tournament.Status.FINISHED
     ).first()
     if tournament is None:
         return None
     entrants = sorted(
         (e for e in tournament.entrants.all() if e.place is not None), key=lambda e: e.place or 0
     )
-    you = next(
-        (e for e in entrants if e.table_id == table_id and e.position in mine and mine), None
-    )
-    winner = entrants[0].name if entrants else ""
-    return {
-        "finished": True, "winner": winner, "won": you is not None and you.place == 1,
-        "you_place": you.place if you is not None else None, "count": len(entrants),
+    made = {
+        "winner": entrants[0].name if entrants else "",
         "places": [
-            {"place": e.place, "name": e.name, "you": e is you, "chips": None, "seat": ""}
+            {"place": e.place, "name": e.name,
+             "at": (e.table_id, e.position) if e.table_id is not None else None}
             for e in entrants
+        ],
+    }
+    snapshot.memo[_OVER] = made
+    return made
+
+
+_OVER = "tournament_over"
+
+
+def over_here(snapshot: Any, mine: tuple[int, ...]) -> dict[str, Any] | None:
+    """The tournament's end as the table ``snapshot`` shows it to the phone holding the seats
+    ``mine`` there: the winner's name, whether this phone's player won, their place, and the
+    places as the table's standings are drawn (``table/_over.html``), "you" marked; None while
+    the tournament goes on."""
+    over = tournament_over(snapshot)
+    if over is None:
+        return None
+    you = next((p for p in over["places"] if mine and p["at"] is not None
+                and p["at"][0] == snapshot.id and p["at"][1] in mine), None)
+    return {
+        "finished": True, "winner": over["winner"],
+        "won": you is not None and you["place"] == 1,
+        "you_place": you["place"] if you is not None else None, "count": len(over["places"]),
+        "places": [
+            {"place": p["place"], "name": p["name"], "you": p is you, "chips": None, "seat": ""}
+            for p in over["places"]
         ],
     }

@@ -62,6 +62,7 @@ from django.utils.translation import gettext as _
 from config.errors import DATABASE_AWAY
 from tables import claims, lookups, metrics, ratelimit
 from tables.cache import Snapshot, cached_snapshot, derive, load_snapshot
+from tables.draw.tournament_line import tournament_over
 from tables.live import host, moved, out, playing, talk
 from tables.live.frames import FrameOptions, Notice, error_notice, render_frame, render_notice
 from tables.live.langs import language_from_scope, speaking
@@ -350,6 +351,9 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
             return snapshot  # already drawn (a later message showed a newer version)
         mine = snapshot.positions_of(self.hashes)
         persp = perspective(snapshot, mine, self.pass_state)
+        if snapshot.in_tournament and snapshot.status == Table.Status.FINISHED:
+            # The tournament's end, drawn on this table's last screen (no query while drawing)
+            await database_sync_to_async(tournament_over)(snapshot)
         html = render_frame(
             snapshot, persp,
             FrameOptions(join_url=self._join_url(snapshot), language=self.language, notice=notice),

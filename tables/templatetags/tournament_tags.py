@@ -32,4 +32,4 @@ def tournament_over(context: Any) -> dict[str, Any] | None:
     if snapshot is None:
         return None
     persp = context.get("persp")
-    return over_here(snapshot.id, tuple(persp.mine) if persp is not None else ())
+    return over_here(snapshot, tuple(persp.mine) if persp is not None else ())

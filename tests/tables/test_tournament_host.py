@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tables import claims
+from tables.cache import load_snapshot
 from tables.draw.tournament_line import over_here
 from tables.live import host as live_host
 from tables.models import Seat, Table
@@ -126,10 +127,12 @@ def test_the_end_names_the_winner_and_marks_you() -> None:
     winners = list(Entrant.objects.filter(tournament=tournament, place=1).order_by("id"))
     winner = winners[0]  # (two sharing the first place: a split pot, seldom)
     assert winner.table_id is not None and winner.position is not None
-    won = over_here(winner.table_id, (winner.position,))
+    snapshot = load_snapshot(winner.table_id)
+    assert snapshot is not None
+    won = over_here(snapshot, (winner.position,))
     assert won is not None and won["won"] and won["winner"] == winner.name
     assert [p["you"] for p in won["places"]].count(True) == 1
-    seen = over_here(winner.table_id, ())
+    seen = over_here(snapshot, ())
     assert seen is not None and not seen["won"] and seen["you_place"] is None
     # The tournament's page: the places, with this phone's entrant marked.
     client = Client()
