@@ -42,12 +42,13 @@ def test_the_host_ends_the_tournament_and_the_winner_is_named(
     code = asha.locator("#tournament-code").inner_text().replace(" ", "")
     asha.get_by_test_id("start-tournament").click()
     asha.get_by_test_id("table-frame").wait_for()
-    # A few hands, so that the chips differ (the places go by chips).
+    # A few hands, so that the chips differ (the places go by chips); Asha keeps hers.
     deadline = time.monotonic() + 120
     while frame(asha).get("hand_number", 0) < 4 and time.monotonic() < deadline:
-        if not take_turn(asha):
+        if not take_turn(asha, cautious=True):
             asha.wait_for_timeout(100)  # (a poll of the page, not a synchronisation)
 
+    assert frame(asha)["seat"] is not None  # still in, at her table
     # The crown: the tournament's controls, in the host's own sheet.
     asha.get_by_test_id("host-toggle").click()
     asha.get_by_test_id("host-tournament-end").wait_for(state="attached")
