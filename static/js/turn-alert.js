@@ -90,3 +90,59 @@
   if (H.onLoad) H.onLoad(check);
   else document.addEventListener("htmx:load", function (e) { check(e.target); });
 })();
+
+/* Your turn is sacred: while the action bar is on screen, no sheet, drawer or panel (table
+   talk, the host's sheet, the hint, why a computer played, what happened this hand) covers
+   your cards, your clock or the bar. The room they take (your place, the pass and play
+   controls and the bar below) is measured and set on the page: --turn-bottom when they are the
+   bottom of the screen (the panels end above them), --turn-right when they are the column on
+   the right of a phone on its side (the panels keep left of it), and data-turn-held ("below"
+   or "side"); static/css/table.css gives the panels those edges. Measured again after every
+   frame and resize, so a turn arriving while a panel is open shrinks it at once. */
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  var SIDE = "(min-aspect-ratio: 4/3)";
+  var STACKED = "(min-width: 1000px) and (min-height: 700px)"; /* the table stacks again */
+
+  function put(name, value) {
+    if (root.style.getPropertyValue(name) !== value) root.style.setProperty(name, value);
+  }
+
+  function measure() {
+    var top = Infinity, left = Infinity;
+    if (document.querySelector("#table-frame [data-action-bar]")) {
+      ["me", "pass-controls", "action-bar"].forEach(function (id) {
+        var el = document.getElementById(id), r = el && el.getBoundingClientRect();
+        if (!r || !r.width || !r.height) return;
+        top = Math.min(top, r.top);
+        left = Math.min(left, r.left);
+      });
+    }
+    if (top === Infinity) {
+      if (!root.hasAttribute("data-turn-held")) return;
+      root.style.removeProperty("--turn-bottom");
+      root.style.removeProperty("--turn-right");
+      root.removeAttribute("data-turn-held");
+      return;
+    }
+    var side = matchMedia(SIDE).matches && !matchMedia(STACKED).matches;
+    /* 4 px more: your cards lean out of your place a little */
+    put("--turn-bottom", (side ? 0 : Math.ceil(innerHeight - top + 4)) + "px");
+    put("--turn-right", (side ? Math.ceil(innerWidth - left + 4) : 0) + "px");
+    if (root.getAttribute("data-turn-held") !== (side ? "side" : "below"))
+      root.setAttribute("data-turn-held", side ? "side" : "below");
+  }
+
+  document.addEventListener("holdem:frame-after", measure);
+  addEventListener("resize", measure); /* a phone turned too */
+  function start() {
+    var live = document.getElementById("table-live");
+    if (live && window.ResizeObserver) new ResizeObserver(function () {
+      requestAnimationFrame(measure);
+    }).observe(live);
+    measure();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,5 +1,5 @@
 """Your turn is sacred: while it is your turn, no sheet, drawer or panel covers your cards, your
-clock or the action bar, at any screen size (static/js/turn-room.js, static/css/table.css).
+clock or the action bar, at any screen size (static/js/turn-alert.js, static/css/table.css).
 
 A real table against the computer is played to a turn of yours where a computer player's
 action can be asked about; the page is frozen (tests/browser/layout.py) and each panel is

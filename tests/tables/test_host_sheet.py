@@ -33,7 +33,7 @@ def test_the_host_sheet_is_apart_from_table_talk_and_holds_the_late_requests() -
     sheet = page[page.index('id="host"'):]
     assert 'id="host-menu"' not in talk and 'data-testid="host-controls"' not in talk
     assert 'id="host-menu"' in sheet and 'id="late-requests"' in sheet
-    assert 'data-testid="host-toggle"' in sheet and "js/host-sheet.js" in page
+    assert 'data-testid="host-toggle"' in sheet and "js/chat.js" in page
 
 
 def test_the_menu_says_who_is_the_host_and_holds_every_control() -> None:
