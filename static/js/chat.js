@@ -152,21 +152,17 @@
 })();
 
 /* The host's place, beside table talk (templates/table/host_sheet.html): the host button shows
-   once the server says this phone is the host (#host-menu with data-host="1", sent when the
-   socket opens and whenever the host changes); a tap opens the host's own sheet and asks for
-   the controls as they stand (who is away changes with the table). The badge counts who waits
-   for the host: friends arriving late (#late-requests) and away people at the table. One sheet
-   at a time: opening the host's closes table talk's, and the other way round. While it is your
-   turn the sheet keeps clear of your place and the bar (static/js/turn-alert.js). */
+   on the host's phone (static/css/table.css: once the server has sent #host-menu with
+   data-host="1"), with a badge while someone waits for the host; a tap opens the host's own
+   sheet and asks for the controls as they stand (who is away changes with the table). One
+   sheet at a time: opening the host's closes table talk's, and the other way round. */
 (function () {
   "use strict";
   var $ = function (s) { return document.querySelector(s); };
 
-  function hostOpen() { var p = $("[data-host-panel]"); return !!(p && !p.hidden); }
-
   function setHost(open) {
     var panel = $("[data-host-panel]"), toggle = $("[data-host-toggle]");
-    if (!panel || !toggle || open === hostOpen()) return;
+    if (!panel || !toggle || panel.hidden === !open) return;
     panel.hidden = !open;
     toggle.setAttribute("aria-expanded", String(open));
     if (!open) return;
@@ -175,43 +171,13 @@
     if (window.Holdem && Holdem.live) Holdem.live.send({ type: "host", do: "menu" });
   }
 
-  /* Changed only where it differs: the badge is inside what the observer below watches. */
-  function draw() {
-    var toggle = $("[data-host-toggle]"), badge = $("[data-host-badge]");
-    if (!toggle || !badge) return;
-    var menu = $("#host-menu"), frame = $("#table-frame");
-    var host = !!menu && menu.getAttribute("data-host") === "1";
-    var screen = frame ? frame.getAttribute("data-screen") : "";
-    if (toggle.hidden === host) toggle.hidden = !host;
-    if ((!host || (screen !== "play" && screen !== "watch")) && hostOpen()) setHost(false);
-    var n = host ? document.querySelectorAll(
-      "#late-requests [data-testid=late-request], #seats .seat--away").length : 0;
-    if (badge.textContent !== String(n)) badge.textContent = String(n);
-    if (badge.hidden !== !n) badge.hidden = !n;
-    toggle.classList.toggle("host-toggle--waiting", n > 0);
-  }
-
   document.addEventListener("click", function (e) {
     var t = e.target;
     if (!t.closest) return;
-    if (t.closest("[data-host-toggle]")) setHost(!hostOpen());
+    if (t.closest("[data-host-toggle]")) setHost($("[data-host-panel]").hidden);
     else if (t.closest("[data-host-close]") || t.closest("[data-chat-toggle]")) setHost(false);
   });
   document.addEventListener("keydown", function (e) {
     if (e.key === "Escape") setHost(false);
   });
-  document.addEventListener("holdem:frame-after", draw);
-
-  function start() {
-    var box = $("[data-host-sheet]");
-    if (!box) return;
-    /* The menu and the late friends' requests are swapped in whole (out of band). */
-    new MutationObserver(function (records) {
-      var badge = $("[data-host-badge]");
-      if (!records.every(function (r) { return badge && badge.contains(r.target); })) draw();
-    }).observe(box, { childList: true, subtree: true });
-    draw();
-  }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
 })();

@@ -98,51 +98,33 @@
    bottom of the screen (the panels end above them), --turn-right when they are the column on
    the right of a phone on its side (the panels keep left of it), and data-turn-held ("below"
    or "side"); static/css/table.css gives the panels those edges. Measured again after every
-   frame and resize, so a turn arriving while a panel is open shrinks it at once. */
+   frame, resize (a phone turned too) and font load, so a turn arriving while a panel is open
+   shrinks it at once. Your cards lean out of your place a little: 4 px more. */
 (function () {
   "use strict";
   var root = document.documentElement;
-  var SIDE = "(min-aspect-ratio: 4/3)";
-  var STACKED = "(min-width: 1000px) and (min-height: 700px)"; /* the table stacks again */
-
-  function put(name, value) {
-    if (root.style.getPropertyValue(name) !== value) root.style.setProperty(name, value);
-  }
-
   function measure() {
     var top = Infinity, left = Infinity;
     if (document.querySelector("#table-frame [data-action-bar]")) {
       ["me", "pass-controls", "action-bar"].forEach(function (id) {
         var el = document.getElementById(id), r = el && el.getBoundingClientRect();
-        if (!r || !r.width || !r.height) return;
-        top = Math.min(top, r.top);
-        left = Math.min(left, r.left);
+        if (r && r.height) { top = Math.min(top, r.top); left = Math.min(left, r.left); }
       });
     }
-    if (top === Infinity) {
-      if (!root.hasAttribute("data-turn-held")) return;
-      root.style.removeProperty("--turn-bottom");
-      root.style.removeProperty("--turn-right");
-      root.removeAttribute("data-turn-held");
-      return;
-    }
-    var side = matchMedia(SIDE).matches && !matchMedia(STACKED).matches;
-    /* 4 px more: your cards lean out of your place a little */
-    put("--turn-bottom", (side ? 0 : Math.ceil(innerHeight - top + 4)) + "px");
-    put("--turn-right", (side ? Math.ceil(innerWidth - left + 4) : 0) + "px");
-    if (root.getAttribute("data-turn-held") !== (side ? "side" : "below"))
-      root.setAttribute("data-turn-held", side ? "side" : "below");
+    /* on its side, unless the table stacks again (desktops, tablets held sideways) */
+    var side = matchMedia("(min-aspect-ratio: 4/3)").matches &&
+      !matchMedia("(min-width: 1000px) and (min-height: 700px)").matches;
+    var held = top < Infinity;
+    var bottom = held && !side ? Math.ceil(innerHeight - top + 4) : 0;
+    var right = held && side ? Math.ceil(innerWidth - left + 4) : 0;
+    root.style.setProperty("--turn-bottom", bottom + "px");
+    root.style.setProperty("--turn-right", right + "px");
+    if (held) root.setAttribute("data-turn-held", side ? "side" : "below");
+    else root.removeAttribute("data-turn-held");
   }
-
   document.addEventListener("holdem:frame-after", measure);
-  addEventListener("resize", measure); /* a phone turned too */
-  function start() {
-    var live = document.getElementById("table-live");
-    if (live && window.ResizeObserver) new ResizeObserver(function () {
-      requestAnimationFrame(measure);
-    }).observe(live);
-    measure();
-  }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
+  addEventListener("resize", measure);
+  document.addEventListener("DOMContentLoaded", measure);
+  if (document.fonts) document.fonts.ready.then(measure);
+  measure();
 })();
