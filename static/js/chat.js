@@ -150,3 +150,34 @@
     if (form) form.reset();
   });
 })();
+
+/* The host's place, beside table talk (templates/table/host_sheet.html): the host button shows
+   on the host's phone (static/css/table.css: once the server has sent #host-menu with
+   data-host="1"), with a badge while someone waits for the host; a tap opens the host's own
+   sheet and asks for the controls as they stand (who is away changes with the table). One
+   sheet at a time: opening the host's closes table talk's, and the other way round. */
+(function () {
+  "use strict";
+  var $ = function (s) { return document.querySelector(s); };
+
+  function setHost(open) {
+    var panel = $("[data-host-panel]"), toggle = $("[data-host-toggle]");
+    if (!panel || !toggle || panel.hidden === !open) return;
+    panel.hidden = !open;
+    toggle.setAttribute("aria-expanded", String(open));
+    if (!open) return;
+    var talk = $("[data-chat-panel]");
+    if (talk && !talk.hidden) $("[data-chat-close]").click();
+    if (window.Holdem && Holdem.live) Holdem.live.send({ type: "host", do: "menu" });
+  }
+
+  document.addEventListener("click", function (e) {
+    var t = e.target;
+    if (!t.closest) return;
+    if (t.closest("[data-host-toggle]")) setHost($("[data-host-panel]").hidden);
+    else if (t.closest("[data-host-close]") || t.closest("[data-chat-toggle]")) setHost(false);
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "Escape") setHost(false);
+  });
+})();

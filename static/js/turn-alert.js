@@ -90,3 +90,41 @@
   if (H.onLoad) H.onLoad(check);
   else document.addEventListener("htmx:load", function (e) { check(e.target); });
 })();
+
+/* Your turn is sacred: while the action bar is on screen, no sheet, drawer or panel (table
+   talk, the host's sheet, the hint, why a computer played, what happened this hand) covers
+   your cards, your clock or the bar. The room they take (your place, the pass and play
+   controls and the bar below) is measured and set on the page: --turn-bottom when they are the
+   bottom of the screen (the panels end above them), --turn-right when they are the column on
+   the right of a phone on its side (the panels keep left of it), and data-turn-held ("below"
+   or "side"); static/css/table.css gives the panels those edges. Measured again after every
+   frame, resize (a phone turned too) and font load, so a turn arriving while a panel is open
+   shrinks it at once. Your cards lean out of your place a little: 4 px more. */
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  function measure() {
+    var top = Infinity, left = Infinity;
+    if (document.querySelector("#table-frame [data-action-bar]")) {
+      ["me", "pass-controls", "action-bar"].forEach(function (id) {
+        var el = document.getElementById(id), r = el && el.getBoundingClientRect();
+        if (r && r.height) { top = Math.min(top, r.top); left = Math.min(left, r.left); }
+      });
+    }
+    /* on its side, unless the table stacks again (desktops, tablets held sideways) */
+    var side = matchMedia("(min-aspect-ratio: 4/3)").matches &&
+      !matchMedia("(min-width: 1000px) and (min-height: 700px)").matches;
+    var held = top < Infinity;
+    var bottom = held && !side ? Math.ceil(innerHeight - top + 4) : 0;
+    var right = held && side ? Math.ceil(innerWidth - left + 4) : 0;
+    root.style.setProperty("--turn-bottom", bottom + "px");
+    root.style.setProperty("--turn-right", right + "px");
+    if (held) root.setAttribute("data-turn-held", side ? "side" : "below");
+    else root.removeAttribute("data-turn-held");
+  }
+  document.addEventListener("holdem:frame-after", measure);
+  addEventListener("resize", measure);
+  document.addEventListener("DOMContentLoaded", measure);
+  if (document.fonts) document.fonts.ready.then(measure);
+  measure();
+})();

@@ -40,7 +40,7 @@ class SeatInfo:
     away: bool
     claim_hash: str
     bank_used: int = 0  # P4: the seconds of the table's time bank used
-
+    tell_next_game: bool = False  # out of chips: asked to be told when the next game starts
 
 
 @dataclass(frozen=True)
@@ -193,6 +193,7 @@ def seat_rows_of(seats: Iterable[Seat]) -> list[tuple[Any, ...]]:
 _POSITION_AT = SEAT_FIELDS.index("position")
 _INFO_AT = [SEAT_FIELDS.index(name) for name in (
     "position", "name", "is_computer", "level", "away", "claim_hash", "bank_used",
+    "tell_next_game",
 )]
 
 

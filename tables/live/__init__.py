@@ -12,6 +12,7 @@
   that, at a learning table; ``moved``: where a tournament moved this phone's player;
   ``sight``: whether the page is shown (a phone with notifications on is told of its turn only
   while no page of the table is);
+  ``out``: a person out of chips asks to be told when the next game starts;
 - ``langs``: a connection's language; ``layers``: the embedded default's channel layer;
   ``redis_layer``: the Redis channel layer whose publish survives a Redis restart.
 

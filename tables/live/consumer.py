@@ -27,8 +27,9 @@ became usable (Lighthouse's total blocking time). A phone holding several seats
 Phone -> server: JSON, checked by ``tables.live.protocol`` (nothing else reads what a phone
 sent), then answered by the one handler its type names in ``HANDLERS``, each family in its own
 module: ``tables.live.playing`` (action, reveal, hide, back, sync, ping), ``tables.live.talk``
-(chat, react, mute, unmute, talk, chat_history), ``tables.live.host`` (host) and
-``tables.live.sight`` (sight: the page is shown or hidden). A handler is
+(chat, react, mute, unmute, talk, chat_history), ``tables.live.host`` (host),
+``tables.live.sight`` (sight: the page is shown or hidden) and ``tables.live.out`` (out). A
+handler is
 ``await handler(connection, message)``, called in the connection's language. It refuses by
 raising ``tables.write.path.Refused``: this phone is told, as a notice. The database away
 (``config.errors.DATABASE_AWAY``), the phone is told to try again; a change saved but not
@@ -62,7 +63,8 @@ from django.utils.translation import gettext as _
 from config.errors import DATABASE_AWAY
 from tables import claims, lookups, metrics, ratelimit
 from tables.cache import Snapshot, cached_snapshot, derive, load_snapshot
-from tables.live import host, moved, playing, sight, talk
+from tables.draw.tournament_line import tournament_over
+from tables.live import host, moved, out, playing, sight, talk
 from tables.live.frames import FrameOptions, Notice, error_notice, render_frame, render_notice
 from tables.live.langs import language_from_scope, speaking
 from tables.live.perspective import PassState, perspective
@@ -79,7 +81,7 @@ CLOSE_TOO_MANY = 4429
 
 # The one handler of each message type a phone may send (tables.live.protocol.TYPES), by family.
 HANDLERS: dict[str, Handler] = {
-    **playing.HANDLERS, **talk.HANDLERS, **host.HANDLERS, **sight.HANDLERS,
+    **playing.HANDLERS, **talk.HANDLERS, **host.HANDLERS, **sight.HANDLERS, **out.HANDLERS,
 }
 
 # Loads in progress, by table and the version a group message announced: every connection of
@@ -352,6 +354,9 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
             return snapshot  # already drawn (a later message showed a newer version)
         mine = snapshot.positions_of(self.hashes)
         persp = perspective(snapshot, mine, self.pass_state)
+        if snapshot.in_tournament and snapshot.status == Table.Status.FINISHED:
+            # The tournament's end, drawn on this table's last screen (no query while drawing)
+            await database_sync_to_async(tournament_over)(snapshot)
         html = render_frame(
             snapshot, persp,
             FrameOptions(join_url=self._join_url(snapshot), language=self.language, notice=notice),

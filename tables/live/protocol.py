@@ -21,7 +21,11 @@ values arrive as strings, so whole numbers may be written as digits in a string)
     {"type": "chat_history"}          # send me the chat drawer (the last lines) and its state
     {"type": "host", "do": "pause"}   # the host's controls (tables.live.host): pause, resume, end,
     {"type": "host", "do": "computer", "seat": 3}   # computer (an away seat), pass (the role),
-                                      # menu (send me the controls as they stand)
+                                      # menu (send me the controls as they stand);
+                                      # at a tournament's table its host: tournament_pause,
+                                      # tournament_resume, tournament_end, tournament_computer
+    {"type": "out", "on": "1"}        # a player out of chips: tell me when the next game starts
+                                      # ("0": don't; tables.live.out)
     {"type": "sight", "visible": true}    # this page is shown (false: hidden; tables.live.sight)
 
 Anything else gets an error frame and changes nothing. A message that passes is answered by
@@ -43,11 +47,12 @@ from engine.actions import ActionKind
 from engine.hand import MAX_CHIPS
 
 TYPES = ("action", "reveal", "hide", "back", "sync", "ping", "chat", "react", "mute", "unmute",
-         "talk", "chat_history", "host", "rest_of_board", "sight")
+         "talk", "chat_history", "host", "rest_of_board", "sight", "out")
 # tables.live.talk
 TALK_TYPES = frozenset(("chat", "react", "mute", "unmute", "talk", "chat_history"))
 HOST_CONTROLS = (  # tables.live.host
     "pause", "resume", "end", "computer", "pass", "menu", "learning_on", "learning_off",
+    "tournament_pause", "tournament_resume", "tournament_end", "tournament_computer",
 )
 _ACTION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _DIGITS = re.compile(r"^[0-9]{1,15}$")
@@ -80,6 +85,18 @@ class Message:
 Handler = Callable[[Any, Message], Awaitable[None]]
 
 
+def _switch(kind_of_message: str, raw: dict[str, Any], seat: int | None) -> Message:
+    """The host's controls, a page shown or hidden, a player out asking to be told."""
+    if kind_of_message == "sight":
+        return Message(type="sight", on=raw.get("visible") is True)
+    if kind_of_message == "out":  # tables.live.out: be told when the next game starts, or not
+        return Message(type="out", on=raw.get("on") not in (False, 0, "0", "false", "off"))
+    do = raw.get("do")
+    if not isinstance(do, str) or do not in HOST_CONTROLS:
+        raise BadMessage("unknown_control", _("Unknown host control."))
+    return Message(type="host", seat=seat, do=do)
+
+
 def parse(text: str | None, data: bytes | None, max_bytes: int) -> Message:
     if data is not None or text is None:
         raise BadMessage("binary", _("Send text messages (JSON), not binary data."))
@@ -97,13 +114,8 @@ def parse(text: str | None, data: bytes | None, max_bytes: int) -> Message:
     seat = _seat(raw.get("seat"))
     if kind_of_message in TALK_TYPES:
         return _talk(kind_of_message, raw, seat)
-    if kind_of_message == "host":
-        do = raw.get("do")
-        if not isinstance(do, str) or do not in HOST_CONTROLS:
-            raise BadMessage("unknown_control", _("Unknown host control."))
-        return Message(type="host", seat=seat, do=do)
-    if kind_of_message == "sight":
-        return Message(type="sight", on=raw.get("visible") is True)
+    if kind_of_message in ("host", "sight", "out"):
+        return _switch(kind_of_message, raw, seat)
     if kind_of_message == "sync" and raw.get("action_id") not in (None, ""):
         version = whole_number(
             raw.get("version"), "bad_version", gettext_noop("Every action needs the version seen.")

@@ -431,6 +431,8 @@ def _waiting_bar(context: Any, language: str) -> str:
     hand = context.get("hand")
     you = context.get("you")
     you_seat = context.get("you_seat")
+    if you_seat and you_seat["out"] and not context["persp"].pass_and_play:
+        return _out_bar(context["table"], you_seat["seat"], language)
     csrf_token = context.get("csrf_token")
     finished = bool(hand and hand["finished"])
     away = bool(you_seat and you_seat["away"])
@@ -455,4 +457,17 @@ def _waiting_bar(context: Any, language: str) -> str:
         "current_bet": hand["current_bet"] if hand else "",
         "waiting": waiting,
         "back_url": table_url("back", code) if away else "",
+    }, language=language)
+
+
+def _out_bar(snapshot: Any, seat: int, language: str) -> str:
+    """Your chips are gone, the others play on (``table/out.html``): your place is fixed
+    (R31, R34), and whether you asked to be told when the next game starts."""
+    game = snapshot.game
+    standings = game.standings() if game is not None else []
+    place = next((s.place for s in standings if s.seat == seat), len(standings))
+    info = snapshot.seats.get(seat)
+    return render_component("table/out.html", {
+        "place": place, "count": len(standings),
+        "told": bool(info is not None and info.tell_next_game),
     }, language=language)

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import override
 
 from tables.cache import Snapshot, newest
-from tables.live import late
+from tables.live import host, late
 from tables.live.frames import info_notice, render_notice
 from tables.live.perspective import PassState
 from tables.live.protocol import Handler, Message
@@ -119,8 +119,9 @@ def _connect_data(session: Any, table_id: int) -> tuple[set[int], TableTalk, lis
 
 async def history(consumer: Connection, message: Message) -> None:
     """``chat_history``: the phone's script asks once its socket is open (again after a
-    reconnection): the drawer (the last lines), the reactions and text box, and the talk's
-    state, drawn for this phone."""
+    reconnection): the drawer (the last lines), the reactions and text box, the talk's
+    state, the late friends waiting and the host's controls (``tables.live.host``), drawn for
+    this phone."""
     assert consumer.table_id is not None
     snapshot = await consumer.current_snapshot()
     if snapshot is None:
@@ -135,6 +136,10 @@ async def history(consumer: Connection, message: Message) -> None:
         waiting = await database_sync_to_async(late.fragments)(
             snapshot.id, consumer.hashes, bool(mine), consumer.language
         )
+    # The host's controls (empty but for the host: the host button shows on the host's phone)
+    waiting += await database_sync_to_async(host.menu_html)(
+        snapshot.id, consumer.hashes, consumer.language
+    )
     with override(consumer.language):
         compose = render_to_string("table/_chat_compose.html")
     await consumer.send(text_data=drawer(lines, consumer.language) + compose + state_html(
@@ -269,7 +274,12 @@ async def deliver(consumer: Connection, event: dict[str, Any]) -> None:
         talk = await database_sync_to_async(talk_of)(snapshot.id)
         muted = set(getattr(consumer, "chat_muted", set()))
         mine = snapshot.positions_of(consumer.hashes)
-        await consumer.send(text_data=state_html(snapshot, mine, talk, muted, consumer.language))
+        menu = await database_sync_to_async(host.menu_html)(
+            snapshot.id, consumer.hashes, consumer.language
+        )
+        await consumer.send(
+            text_data=state_html(snapshot, mine, talk, muted, consumer.language) + menu
+        )
     elif kind == "state":
         snapshot = await consumer.current_snapshot()
         if snapshot is None:

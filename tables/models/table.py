@@ -201,6 +201,8 @@ class Seat(models.Model):
     connections = models.PositiveSmallIntegerField(default=0)
     # P4: the seconds of the table's time bank this seat has used (net of the top-ups).
     bank_used = models.PositiveSmallIntegerField(default=0)
+    # A person out of chips asked to be told when the next game starts (tables.write.out).
+    tell_next_game = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["position"]

@@ -1,4 +1,5 @@
-"""Template tags of tournaments: the line of a tournament's table page back to its lobby."""
+"""Template tags of tournaments: the line of a tournament's table page back to its lobby, and
+the end of play at one of its tables."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 from django import template
 from django.utils.safestring import SafeString
 
-from tables.draw.tournament_line import table_line
+from tables.draw.tournament_line import over_here, table_line
 
 register = template.Library()
 
@@ -20,3 +21,15 @@ def tournament_line(context: Any) -> SafeString:
     if snapshot is None:
         return SafeString("")
     return table_line(snapshot.id, context.get("request"))
+
+
+@register.simple_tag(takes_context=True)
+def tournament_over(context: Any) -> dict[str, Any] | None:
+    """A tournament's table once its play is over (``table/_over.html``): once the tournament
+    is over too, its winner by name, whether this phone's player won, its place, and the places
+    with this phone's marked (``tables.draw.tournament_line.over_here``); None before."""
+    snapshot = context.get("table")
+    if snapshot is None:
+        return None
+    persp = context.get("persp")
+    return over_here(snapshot, tuple(persp.mine) if persp is not None else ())

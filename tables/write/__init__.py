@@ -19,8 +19,10 @@
   deadline passed (a time-out, a computer player's move, the next deal), as the clock fires it;
 - ``tournament_setup``: creating a tournament, people joining it, starting it;
   ``tournament_between_hands``: between two hands of one of its tables (busts, places,
-  balancing, breaking, the level, the end); ``tournament_control``: the host's pause and resume
-  of the whole tournament;
+  balancing, breaking, the level, the end); ``tournament_control``: the tournament host's
+  controls (pause and resume, ending it, the computer for an away entrant);
+- ``out``: a person out of chips asks to be told when the next game starts (and the hook that
+  tells them);
 - ``groups``: making, continuing and running a group of games, and its season; ``identity``:
   taking one's games to another phone, and forgetting them on this one (neither touches a
   table, so each runs its own transaction);

@@ -114,22 +114,30 @@ def computer_plays(table_id: int, hashes: Iterable[str], position: int) -> None:
     def mutate(change: Change) -> None:
         host = _host(change, hashes)
         _playing(change)
-        seat = change.seats.get(position)
-        if seat is None or seat.is_computer:
-            raise Refused("no_person", _("Nobody sits in that seat."))
         if position == host:
             raise Refused("own_seat", _("Pass the host role on before you leave your seat."))
-        if not seat.away:
-            raise Refused(
-                "not_away",
-                _("%(name)s is not away: only an away person's seat can be given to the "
-                  "computer.") % {"name": seat.name},
-            )
-        name = seat.name
-        change.make_computer(position)
+        name = give_to_computer(change, position)
         talk.log_event(change.table.id, host, change.name_of(host), "computer", name)
 
     apply_change(table_id, mutate)
+
+
+def give_to_computer(change: Change, position: int) -> str:
+    """Inside a change: a computer player takes the away person's seat at ``position`` and its
+    chips (refused when nobody, or nobody away, sits there); returns the person's name. Also
+    the tournament host's control (``tables.write.tournament_control.computer_plays``)."""
+    seat = change.seats.get(position)
+    if seat is None or seat.is_computer:
+        raise Refused("no_person", _("Nobody sits in that seat."))
+    if not seat.away:
+        raise Refused(
+            "not_away",
+            _("%(name)s is not away: only an away person's seat can be given to the "
+              "computer.") % {"name": seat.name},
+        )
+    name = seat.name
+    change.make_computer(position)
+    return name
 
 
 def pass_host(table_id: int, hashes: Iterable[str], position: int) -> None:

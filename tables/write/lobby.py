@@ -19,7 +19,7 @@ from engine.timebank import DEFAULT_BANK
 from tables import bot_names, claims
 from tables.codes import new_code
 from tables.models import NAME_MAX, Seat, Table
-from tables.write import time_bank
+from tables.write import out, time_bank
 from tables.write.path import Change, Refused, apply_change, seeded
 
 
@@ -253,6 +253,8 @@ def start_game(table_id: int, hashes: list[str]) -> None:
         deal(change)
 
     apply_change(table_id, mutate)
+    # Those out of chips in the game before who asked are told (tables.write.out).
+    transaction.on_commit(lambda: out.next_game_started(table_id))
 
 
 def deal(change: Change) -> None:

@@ -15,7 +15,9 @@ it has committed (never inside a table's lock; a failure to send never touches t
   its websocket: ``sight``) and never twice for one turn (``PushedTurn``);
 - ``game_on``: the game night a member said "in" to has its table open;
 - ``moved``: a tournament moved the player to another table;
-- ``let_in``: the host let a late friend take a computer's seat.
+- ``let_in``: the host let a late friend take a computer's seat;
+- ``next_game``: a person out of chips asked to be told when the next game starts
+  (``tables.write.out``), and it has.
 
 A notification carries a title, a line of text, the page to open and a tag; never a card.
 """
@@ -66,12 +68,14 @@ KINDS: dict[str, tuple[Any, Any]] = {
                 gettext_lazy("%(group)s: %(name)s opened the table. Tap to sit down.")),
     "moved": (gettext_lazy("You moved"),
               gettext_lazy("The tournament moved you to table %(table)s, seat %(seat)s.")),
+    "next_game": (gettext_lazy("The next game is on"),
+                  gettext_lazy("Table %(code)s: the next game has started. Tap to play.")),
     "let_in": (gettext_lazy("You are in"),
                gettext_lazy("%(name)s let you in at table %(code)s: you sit down at the next "
                             "hand.")),
 }
 # How long a push service keeps a notification for a phone that is off (seconds).
-TTL = {"turn": 90, "game_on": 3 * 3600, "moved": 600, "let_in": 600}
+TTL = {"turn": 90, "game_on": 3 * 3600, "moved": 600, "let_in": 600, "next_game": 1800}
 
 
 class NotSubscribed(ValueError):
@@ -318,3 +322,7 @@ def moved(claim_hash: str, code: str, table_number: Any, seat: Any) -> None:
 def let_in(claim_hash: str, host: str, code: str) -> None:
     notify([claim_hash], Note("let_in", {"name": host, "code": code}, f"/t/{code}/",
                               f"late-{code}"))
+
+
+def next_game(code: str, hashes: list[str]) -> None:
+    notify(hashes, Note("next_game", {"code": code}, f"/t/{code}/", f"next-{code}"))

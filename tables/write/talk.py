@@ -49,6 +49,7 @@ EVENTS: dict[str, Any] = {
     "paused": gettext_lazy("%(name)s paused the game."),
     "resumed": gettext_lazy("%(name)s resumed the game."),
     "ended": gettext_lazy("%(name)s ended the game."),
+    "ended_tournament": gettext_lazy("%(name)s ended the tournament."),
     "computer": gettext_lazy("%(name)s let the computer play for %(other)s."),
     "host": gettext_lazy("%(name)s made %(other)s the host."),
     "took_over": gettext_lazy("%(name)s took over the seat of %(other)s."),

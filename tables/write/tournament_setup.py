@@ -91,6 +91,9 @@ def join(tournament_id: int, name: str, claim: str) -> Entrant:
         mine = next((e for e in entrants if claim and e.claim_hash == claim), None)
         if mine is not None:
             return mine
+        if tournament.status == Tournament.Status.FINISHED:
+            raise Refused("over", _("This tournament is over: its page shows who won and every "
+                                    "place."))
         if tournament.status != Tournament.Status.WAITING:
             raise Refused("started", _("This tournament has already started. You can watch it."))
         if any(e.name.casefold() == cleaned.casefold() for e in entrants):

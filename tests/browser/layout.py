@@ -179,7 +179,8 @@ function seatProblems() {
 # Returns a list of problems (empty: the layout holds). Parts: the bar above the table, each
 # opponent's seat (with its cards, bet and markers), your place (cards, name, chips, bet), the
 # board, the pots, the log or result line, the bar below (actions or waiting) and the pass and
-# play controls, the talk button. Two parts may touch but not overlap by more than a pixel.
+# play controls, the talk button, the host's button. Two parts may touch but not overlap by more
+# than a pixel.
 CHECK_JS = TARGETS_JS + SEATS_JS + r"""
 () => {
   const vw = window.innerWidth, vh = window.innerHeight, problems = [];
@@ -232,6 +233,7 @@ CHECK_JS = TARGETS_JS + SEATS_JS + r"""
     parts['bar below'] = box(q('#action-bar, #waiting-bar'));
     parts['pass controls'] = box(q('#pass-controls > *'));
     parts['talk button'] = box(q('[data-chat-toggle]'));
+    parts['host button'] = box(q('[data-host-toggle]'));
     overlaps();
     // The talk button is drawn outside the table; it keeps to the table's width all the same.
     const table = box(q('.table-screen')), talk = parts['talk button'];

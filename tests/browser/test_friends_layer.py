@@ -1,5 +1,6 @@
-"""The friends' layer on phones (issue 17): table talk, a pause by the host, a friend arriving
-late, the host ending the game and the recap, tapping the real buttons at 390x844."""
+"""The friends' layer on phones (issue 17): table talk, a pause by the host from the host's own
+sheet, a friend arriving late (the host's badge, the answer in that sheet), the host ending the
+game and the recap, tapping the real buttons at 390x844."""
 
 from __future__ import annotations
 
@@ -32,6 +33,17 @@ def _close_chat(page: Any) -> None:
         page.locator("[data-chat-close]").click()
 
 
+def _open_host(page: Any) -> None:
+    if page.locator("[data-host-panel]").is_hidden():
+        page.get_by_test_id("host-toggle").click()
+    page.locator("[data-host-panel] [data-testid=host-menu][data-host='1']").wait_for()
+
+
+def _close_host(page: Any) -> None:
+    if page.locator("[data-host-panel]").is_visible():
+        page.locator("[data-host-close]").click()
+
+
 def test_talk_a_pause_a_late_friend_and_the_recap(app_server: LiveServer, new_phone: Any) -> None:
     asha = new_phone()
     link = create_friends_table(asha, app_server, seats=3, from_home=True)
@@ -62,17 +74,22 @@ def test_talk_a_pause_a_late_friend_and_the_recap(app_server: LiveServer, new_ph
     problems = {"talk drawer": run_axe(bikash)}
     _close_chat(bikash)
 
-    # The host pauses for everyone, from the drawer's host controls.
-    asha.get_by_test_id("host-controls").click()
+    # The host pauses for everyone, from the host's own sheet (the crown button, not talk's).
+    _close_chat(asha)
+    assert bikash.get_by_test_id("host-toggle").is_hidden()
+    _open_host(asha)
+    assert asha.locator("[data-chat-panel]").is_hidden()
     asha.get_by_test_id("host-pause").click()
     for phone in (asha, bikash):
         phone.get_by_test_id("paused").filter(has_text="Paused by Asha").wait_for()
-    _close_chat(asha)
+    screenshot(asha, "host-sheet")
+    problems["host sheet"] = run_axe(asha)
+    _close_host(asha)
     screenshot(bikash, "paused")
-    _open_chat(asha)
+    _open_host(asha)
     asha.get_by_test_id("host-resume").click()
     bikash.get_by_test_id("paused").wait_for(state="detached")
-    _close_chat(asha)
+    _close_host(asha)
 
     # A friend arrives late: the computer's seat, once the host says yes.
     chandra = new_phone()
@@ -83,11 +100,15 @@ def test_talk_a_pause_a_late_friend_and_the_recap(app_server: LiveServer, new_ph
     chandra.fill("#late-name", "Chandra")
     chandra.get_by_test_id("late-ask").click()
     chandra.get_by_test_id("late-pending").wait_for()
+    # The host learns of it on the crown's badge, and answers in the host's sheet.
+    asha.get_by_test_id("host-badge").wait_for()
+    _open_host(asha)
     asha.get_by_test_id("late-request").wait_for()
     screenshot(asha, "late-request")
     problems["late request"] = run_axe(asha)
     asha.get_by_test_id("late-yes").click()
     asha.get_by_test_id("late-request").wait_for(state="detached")
+    _close_host(asha)
     chandra.locator("[data-screen=play]").wait_for(timeout=90_000)  # between hands
     assert chandra.locator("#me .me__name, #me").first.inner_text().count("Chandra") >= 1
     _open_chat(chandra)
@@ -96,13 +117,12 @@ def test_talk_a_pause_a_late_friend_and_the_recap(app_server: LiveServer, new_ph
     _close_chat(chandra)
 
     # The host ends the game now; everyone gets the standings and the recap.
-    _open_chat(asha)
-    asha.get_by_test_id("host-controls").click()
+    _open_host(asha)
     asha.locator(".host-end summary").click()
     asha.get_by_test_id("host-end").click()
     for phone in (asha, bikash, chandra):
         phone.get_by_test_id("standings").wait_for()
-    _close_chat(asha)
+    assert asha.locator("[data-host-panel]").is_hidden()  # closed with the game's end
     asha.get_by_test_id("recap-link").click()
     asha.get_by_test_id("recap").wait_for()
     assert asha.get_by_test_id("chip-graph").count() == 1

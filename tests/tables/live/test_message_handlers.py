@@ -7,7 +7,7 @@ import inspect
 
 import pytest
 
-from tables.live import consumer, host, playing, sight, talk
+from tables.live import consumer, host, out, playing, sight, talk
 from tables.live.protocol import TYPES
 from tables.write.lobby import TableSettings
 from tables.write.path import Refused
@@ -16,7 +16,7 @@ from tests.tables.helpers.driver import seat_people
 
 
 def test_every_message_type_has_one_handler_in_one_family() -> None:
-    families = [playing.HANDLERS, talk.HANDLERS, host.HANDLERS, sight.HANDLERS]
+    families = [playing.HANDLERS, talk.HANDLERS, host.HANDLERS, sight.HANDLERS, out.HANDLERS]
     claimed = [kind for family in families for kind in family]
     assert sorted(claimed) == sorted(TYPES)  # none missing, none in two families
     assert set(consumer.HANDLERS) == set(TYPES)

@@ -26,7 +26,7 @@ from django.utils import timezone
 from engine.cards import RANK_NAMES
 from tables import claims, clock
 from tables.models import PageInSight, PushClaim, PushSubscription, SeatRequest, Table
-from tables.write import late, lobby, path, play, push
+from tables.write import late, lobby, out, path, play, push
 from tests.tables.helpers import Phone, game_of, new_session
 from tests.tables.helpers.driver import seat_people_now
 
@@ -436,3 +436,17 @@ def test_an_old_seat_is_spoken_for_once_its_table_page_opens(service: PushServic
     assert not PushClaim.objects.filter(claim_hash=old).exists()
     assert _client_of(asha).get(f"/t/{table.code}/").status_code == 200
     assert PushClaim.objects.filter(claim_hash=old).exists()
+
+
+def test_a_player_out_who_asked_is_pushed_when_the_next_game_starts(
+    service: PushService,
+) -> None:
+    session = new_session()
+    session.save()
+    claim = claims.new_claim(session)
+    browser = _subscribe(session, service, "out")
+    assert push.next_game in out.NEXT_GAME_TELLERS  # tables.write.out tells through push
+    push.next_game("wxyz", [claim])
+    message = browser.read(service.to("out")[0].body)
+    assert message["title"] == "The next game is on"
+    assert message["url"] == "/t/wxyz/"
