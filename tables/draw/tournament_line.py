@@ -53,18 +53,23 @@ def table_line(table_id: int, request: HttpRequest | None) -> SafeString:
     }, request))
 
 
-def tournament_over(snapshot: Any) -> dict[str, Any] | None:
+def tournament_over(snapshot: Any, again: bool = False) -> dict[str, Any] | None:
     """Once the tournament of the table ``snapshot`` shows is over: its winner's name and its
     places (each with the table and seat of those still seated at the end), kept in the
     snapshot's memo (a frame is drawn without a query: ``tables.live.consumer`` calls this
-    first, on the database thread); None before (not kept: the tournament may end later)."""
-    kept: dict[str, Any] | None = snapshot.memo.get(_OVER)
-    if kept is not None:
+    first with ``again``, on the database thread); None before. "Not over yet" is kept too, so
+    that drawing never queries, and asked ``again`` by the consumer and the pages (the
+    tournament may end later, without a new version of this finished table)."""
+    kept: dict[str, Any] | bool | None = snapshot.memo.get(_OVER)
+    if isinstance(kept, dict):
         return kept
+    if kept is False and not again:
+        return None
     tournament = Tournament.objects.filter(
         tables__id=snapshot.id, status=Tournament.Status.FINISHED
     ).first()
     if tournament is None:
+        snapshot.memo[_OVER] = False
         return None
     entrants = sorted(
         (e for e in tournament.entrants.all() if e.place is not None), key=lambda e: e.place or 0
@@ -84,12 +89,14 @@ def tournament_over(snapshot: Any) -> dict[str, Any] | None:
 _OVER = "tournament_over"
 
 
-def over_here(snapshot: Any, mine: tuple[int, ...]) -> dict[str, Any] | None:
+def over_here(
+    snapshot: Any, mine: tuple[int, ...], again: bool = False
+) -> dict[str, Any] | None:
     """The tournament's end as the table ``snapshot`` shows it to the phone holding the seats
     ``mine`` there: the winner's name, whether this phone's player won, their place, and the
     places as the table's standings are drawn (``table/_over.html``), "you" marked; None while
     the tournament goes on."""
-    over = tournament_over(snapshot)
+    over = tournament_over(snapshot, again)
     if over is None:
         return None
     you = next((p for p in over["places"] if mine and p["at"] is not None

@@ -356,7 +356,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         persp = perspective(snapshot, mine, self.pass_state)
         if snapshot.in_tournament and snapshot.status == Table.Status.FINISHED:
             # The tournament's end, drawn on this table's last screen (no query while drawing)
-            await database_sync_to_async(tournament_over)(snapshot)
+            await database_sync_to_async(tournament_over)(snapshot, True)
         html = render_frame(
             snapshot, persp,
             FrameOptions(join_url=self._join_url(snapshot), language=self.language, notice=notice),

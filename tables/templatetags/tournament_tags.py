@@ -32,4 +32,7 @@ def tournament_over(context: Any) -> dict[str, Any] | None:
     if snapshot is None:
         return None
     persp = context.get("persp")
-    return over_here(snapshot, tuple(persp.mine) if persp is not None else ())
+    # A page (a request) asks the database again; a frame of the live side reads what its
+    # consumer found just before drawing (no query while drawing).
+    again = context.get("request") is not None
+    return over_here(snapshot, tuple(persp.mine) if persp is not None else (), again)
