@@ -1,4 +1,5 @@
-"""Template tags of your games: this phone's latest games on the home page."""
+"""Template tags of your games and groups: this phone's latest games on the home page, the
+name field of the group "play again" starts."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from tables import claims
+from tables.models import GroupGame, Seat
+from tables.models.season import GROUP_NAME_MAX
 from tables.read import games
+from tables.write import groups
 
 register = template.Library()
 HOME_GAMES = 3
@@ -26,3 +30,16 @@ def your_games(context: Any) -> SafeString:
     shown = games.game_entries(hashes)[:HOME_GAMES] if hashes else []
     lines = games.entry_lines(shown, hashes) if shown else []
     return mark_safe(render_to_string("season/_home_games.html", {"lines": lines}, request))
+
+
+@register.simple_tag(takes_context=True)
+def group_name_field(context: Any) -> SafeString:
+    """At game over, beside "Play again": the name of the group playing again starts, prefilled
+    with the players' names; nothing when this game is already a group's (it keeps its name)."""
+    code = context.get("code")
+    if not code or GroupGame.objects.filter(table__code=code).exists():
+        return SafeString("")
+    name = groups.players_group_name(Seat.objects.filter(table__code=code))
+    return mark_safe(render_to_string(
+        "season/_group_name_field.html", {"name": name, "most": GROUP_NAME_MAX},
+    ))
