@@ -10,7 +10,6 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from tables import claims
-from tables.models import GroupGame, Seat
 from tables.models.season import GROUP_NAME_MAX
 from tables.read import games
 from tables.write import groups
@@ -34,12 +33,12 @@ def your_games(context: Any) -> SafeString:
 
 @register.simple_tag(takes_context=True)
 def group_name_field(context: Any) -> SafeString:
-    """At game over, beside "Play again": the name of the group playing again starts, prefilled
-    with the players' names; nothing when this game is already a group's (it keeps its name)."""
-    code = context.get("code")
-    if not code or GroupGame.objects.filter(table__code=code).exists():
-        return SafeString("")
-    name = groups.players_group_name(Seat.objects.filter(table__code=code))
-    return mark_safe(render_to_string(
-        "season/_group_name_field.html", {"name": name, "most": GROUP_NAME_MAX},
-    ))
+    """At game over, above "Play again": the name of the group playing again starts, prefilled
+    with the players' names (from the frame's seats: a frame is drawn without the database)."""
+    players = [
+        (s["seat"], s["name"], not s["computer"]) for s in context.get("seats") or []
+        if not s.get("open")
+    ]
+    return mark_safe(render_to_string("season/_group_name_field.html", {
+        "name": groups.players_group_name(players), "most": GROUP_NAME_MAX,
+    }))

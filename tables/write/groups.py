@@ -68,12 +68,13 @@ def default_group_name(names: list[str]) -> str:
     return names[0][:GROUP_NAME_MAX]
 
 
-def players_group_name(seats: Iterable[Seat]) -> str:
-    """The name a group of these seats gets unless the people choose one: the people's names;
-    with only one person at the table, the computer players' too ("Asha and Pixel")."""
-    ordered = sorted(seats, key=lambda s: s.position)
-    people = [s.name for s in ordered if s.is_person]
-    return default_group_name(people if len(people) > 1 else [s.name for s in ordered])
+def players_group_name(players: Iterable[tuple[int, str, bool]]) -> str:
+    """The name a group of these players (position, name, a person?) gets unless the people
+    choose one: the people's names; with only one person, the computer players' too
+    ("Asha and Pixel")."""
+    ordered = sorted(p for p in players if p[1])
+    people = [name for _position, name, person in ordered if person]
+    return default_group_name(people if len(people) > 1 else [p[1] for p in ordered])
 
 
 def continue_group(
@@ -93,7 +94,9 @@ def continue_group(
             own = set(hashes)
             mine = [s.claim_hash for s in seats if s.claim_hash and s.claim_hash in own]
             group = Group.objects.create(
-                code=new_code(), name=name or players_group_name(seats),
+                code=new_code(), name=name or players_group_name(
+                    (s.position, s.name, s.is_person) for s in seats
+                ),
                 points=points if points in POINTS else POINTS[0],
                 creator_hash=mine[0] if mine else "",
             )

@@ -66,9 +66,15 @@ def test_the_chosen_name_names_the_group_its_page_and_its_links() -> None:
     assert '<h1 data-testid="group-name">Friday night poker</h1>' in page
     games = clients[1].get(reverse("tables:games")).content.decode()
     assert re.search(r'data-testid="group-link">Friday night poker<', games)
-    # The finished game is now a group's: its game over asks for no name again.
-    again_page = clients[1].get(reverse("tables:table", args=[table.code])).content.decode()
-    assert field_value(again_page) is None
+    # Playing again from the group's next game keeps the group and its name.
+    following = Table.objects.get(pk=table.pk).next_table
+    assert following is not None
+    clients[0].post(reverse("tables:start", args=[following.code]))
+    host.end_game(following.id, claims.session_hashes(clients[0].session))
+    assert again(clients[0], following, "Another name") == 302
+    assert GroupGame.objects.get(table=following).group == group
+    group.refresh_from_db()
+    assert group.name == "Friday night poker" and group.games.count() == 3
 
 
 def test_a_blank_name_gives_the_players_names() -> None:
