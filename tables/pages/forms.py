@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -19,7 +20,11 @@ LENGTHS = [
 BLIND_SPEEDS = [("5", _("Every 5 hands")), ("10", _("Every 10 hands")), ("20", _("Every 20 hands"))]
 SEATS = [(str(n), str(n)) for n in range(2, 7)]
 # Said in the page's language when drawn, not in the language the module was imported in.
-_seconds = lazy(lambda s: gettext("%(s)d seconds") % {"s": s}, str)
+def _seconds_now(seconds: int) -> str:
+    return gettext("%(s)d seconds") % {"s": seconds}
+
+
+_seconds: Callable[[int], str] = lazy(_seconds_now, str)
 TURNS = [(str(s), _seconds(s)) for s in TURN_SECONDS]
 # P4: the time bank, the same choices at a table and a tournament.
 BANKS = [
