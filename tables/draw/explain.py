@@ -84,6 +84,27 @@ def help_lines(help_: HandHelp, names: Mapping[int, str]) -> list[str]:
     return lines
 
 
+def hint_lines(help_: HandHelp, names: Mapping[int, str]) -> list[str]:
+    """The hint's sentences: the figures, then what they mean for this decision in plain words
+    (on the odds alone, does calling win or lose chips in the long run)."""
+    lines = help_lines(help_, names)
+    if help_.need is None:
+        lines.append(_("Nothing to call: checking costs you nothing."))
+        return lines
+    figures = {"need": percent(help_.need), "chance": percent(help_.equity)}
+    if help_.equity >= help_.need:
+        lines.append(_(
+            "You need to win %(need)s of the time to break even on this call; your hand wins "
+            "about %(chance)s: on the odds alone, calling wins chips in the long run."
+        ) % figures)
+    else:
+        lines.append(_(
+            "You need to win %(need)s of the time to break even on this call; your hand wins "
+            "about %(chance)s: on the odds alone, calling loses chips in the long run."
+        ) % figures)
+    return lines
+
+
 def _verdict(decision: Decision) -> str:
     need = decision.help.need
     if need is None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.timebank import BANK_CHOICES, DEFAULT_BANK
@@ -16,10 +19,16 @@ LENGTHS = [
 ]
 BLIND_SPEEDS = [("5", _("Every 5 hands")), ("10", _("Every 10 hands")), ("20", _("Every 20 hands"))]
 SEATS = [(str(n), str(n)) for n in range(2, 7)]
-TURNS = [(str(s), _("%(s)d seconds") % {"s": s}) for s in TURN_SECONDS]
+# Said in the page's language when drawn, not in the language the module was imported in.
+def _seconds_now(seconds: int) -> str:
+    return gettext("%(s)d seconds") % {"s": seconds}
+
+
+_seconds: Callable[[int], str] = lazy(_seconds_now, str)
+TURNS = [(str(s), _seconds(s)) for s in TURN_SECONDS]
 # P4: the time bank, the same choices at a table and a tournament.
 BANKS = [
-    (str(s), _("%(s)d seconds") % {"s": s} if s else _("No time bank")) for s in BANK_CHOICES
+    (str(s), _seconds(s) if s else _("No time bank")) for s in BANK_CHOICES
 ]
 REST_OF_BOARD = [("on", _("Anyone dealt in may ask")), ("off", _("Off"))]
 

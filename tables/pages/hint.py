@@ -19,7 +19,7 @@ from engine.bots.base import read_spot
 from engine.bots.reads import model_from_past
 from engine.views import game_view
 from tables import cache
-from tables.draw.explain import help_lines
+from tables.draw.explain import hint_lines
 from tables.pages import common
 
 
@@ -42,5 +42,5 @@ def hint(request: common.HtmxHttpRequest, code: str) -> HttpResponse:
     model = model_from_past(cache.past_views(snapshot.id, snapshot.code, seat), seat)
     assert hand is not None
     rng = random.Random(hand.settings.hand_number * 1009 + len(hand.events))
-    lines = help_lines(hand_help(spot, {}, model, rng), names)
+    lines = hint_lines(hand_help(spot, {}, model, rng), names)
     return render(request, "table/_hint.html", {"lines": lines})

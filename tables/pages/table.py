@@ -232,13 +232,15 @@ def leave(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_POST
 def again(request: HtmxHttpRequest, code: str) -> HttpResponse:
     found = find_table(request, code)
+    from tables.write import groups  # the two games are a group's
+
     try:
+        typed = " ".join(request.POST.get("group_name", "").split())
+        name = groups.clean_group_name(typed) if typed else ""
         new = lobby.play_again(found.id, session_hashes(request))
     except path.Refused as exc:
         return _after(request, found, exc)
-    from tables.write import groups  # the two games are a group's
-
-    groups.continue_group(found, new, session_hashes(request), request.POST.get("points"))
+    groups.continue_group(found, new, session_hashes(request), request.POST.get("points"), name)
     url = reverse("tables:table", args=[new.code])
     if request.htmx:
         response = HttpResponse(status=204)

@@ -21,11 +21,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine.stats import Tally
 from tables.models import GameStats, Group, GroupGame, ModerationAction, Seat, Table
 from tables.models.season import GROUP_NAME_MAX, POINTS_CHOICES
 from tables.read.statistics import DONE, Result, counted, results, tally_of
+from tables.write.lobby import refuse_unprintable
 from tables.write.path import Refused
 
 CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
@@ -44,18 +46,43 @@ def person_key(claim_hash: str, name: str, computer: bool) -> str:
     return "p-" + hashlib.sha256(("person:" + claim_hash).encode()).hexdigest()[:12]
 
 
-def _default_name(seats: Iterable[Seat]) -> str:
-    people = [s.name for s in seats if s.is_person]
-    if not people:
+def names_and(names: list[str]) -> str:
+    """Names as a sentence says them: "Asha", "Asha and Bikash", "Asha, Bikash and Chitra"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return _("%(first)s and %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}
+
+
+def default_group_name(names: list[str]) -> str:
+    """``names`` as a group's name ("Asha, Bikash and Chitra"), the last ones counted when
+    they do not all fit ("Alexandra, Bartholomew and 4 more")."""
+    if not names:
         return _("Our group")
-    text = ", ".join(people)
-    return text if len(text) <= GROUP_NAME_MAX else text[: GROUP_NAME_MAX - 1] + "…"
+    for shown in range(len(names), 0, -1):
+        rest = len(names) - shown
+        text = names_and(names) if not rest else ngettext(
+            "%(names)s and %(n)s more", "%(names)s and %(n)s more", rest
+        ) % {"names": ", ".join(names[:shown]), "n": rest}
+        if len(text) <= GROUP_NAME_MAX:
+            return text
+    return names[0][:GROUP_NAME_MAX]
 
 
-def continue_group(old: Table, new: Table, hashes: list[str], points: str | None) -> Group:
+def players_group_name(players: Iterable[tuple[int, str, bool]]) -> str:
+    """The name a group of these players (position, name, a person?) gets unless the people
+    choose one: the people's names; with only one person, the computer players' too
+    ("Asha and Pixel")."""
+    ordered = sorted(p for p in players if p[1])
+    people = [name for _position, name, person in ordered if person]
+    return default_group_name(people if len(people) > 1 else [p[1] for p in ordered])
+
+
+def continue_group(
+    old: Table, new: Table, hashes: list[str], points: str | None, name: str = "",
+) -> Group:
     """Put ``new`` (the table "play again" made from ``old``) in ``old``'s group, starting the
-    group with ``points`` when ``old`` has none. Pressing twice, or two people at once, gives
-    one group."""
+    group with ``points`` and ``name`` (checked by ``clean_group_name``; blank: the players'
+    names) when ``old`` has none. Pressing twice, or two people at once, gives one group."""
     with transaction.atomic():
         # The finished table's row lock: two "play again" at once start one group.
         Table.objects.select_for_update().filter(pk=old.pk).first()
@@ -67,7 +94,9 @@ def continue_group(old: Table, new: Table, hashes: list[str], points: str | None
             own = set(hashes)
             mine = [s.claim_hash for s in seats if s.claim_hash and s.claim_hash in own]
             group = Group.objects.create(
-                code=new_code(), name=_default_name(seats),
+                code=new_code(), name=name or players_group_name(
+                    (s.position, s.name, s.is_person) for s in seats
+                ),
                 points=points if points in POINTS else POINTS[0],
                 creator_hash=mine[0] if mine else "",
             )
@@ -198,6 +227,7 @@ def clean_group_name(text: str) -> str:
         raise Refused("bad_name", _("Give the group a name."))
     if len(name) > GROUP_NAME_MAX:
         raise Refused("bad_name", _("A group's name has at most 40 characters."))
+    refuse_unprintable(name)
     return name
 
 

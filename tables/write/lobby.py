@@ -32,9 +32,14 @@ def clean_name(text: str) -> str:
         raise Refused(
             "bad_name", _("Names have at most %(max)d characters.") % {"max": NAME_MAX}
         )
+    refuse_unprintable(name)
+    return name
+
+
+def refuse_unprintable(name: str) -> None:
+    """The check every name shares (a player's, a group's): no control or invisible characters."""
     if any(not ch.isprintable() for ch in name):
         raise Refused("bad_name", _("Names cannot hold control characters."))
-    return name
 
 
 def _check_name_free(change: Change, name: str) -> None:

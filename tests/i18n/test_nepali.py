@@ -17,6 +17,7 @@ PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]|<[^>]+>")
 
 @dataclass
 class Entry:
+    msgctxt: str = ""  # the context that tells two uses of one English word apart
     msgid: str = ""
     msgid_plural: str = ""
     msgstr: list[str] = field(default_factory=list)
@@ -24,7 +25,7 @@ class Entry:
 
 
 def read_po(path: Path) -> list[Entry]:
-    """The entries of a .po file (enough of the format for ours: no msgctxt)."""
+    """The entries of a .po file (enough of the format for ours)."""
     entries: list[Entry] = []
     entry = Entry()
     last = ""
@@ -82,6 +83,8 @@ def test_the_compiled_catalogue_matches_the_po_file() -> None:
     for e in ENTRIES:
         if e.msgid_plural:
             got = compiled.ngettext(e.msgid, e.msgid_plural, 1)
+        elif e.msgctxt:
+            got = compiled.pgettext(e.msgctxt, e.msgid)
         else:
             got = compiled.gettext(e.msgid)
         assert got == e.msgstr[0], f"django.mo is stale for {e.msgid!r}: run compilemessages"

@@ -4,7 +4,8 @@ phones (websocket clients), frames and the cards they may show, tables made and 
 Beside it: ``driver`` (people and computers playing a table over websockets), ``frames``
 (snapshots and frames drawn by hand, announcements), ``pages`` (tables played through the
 pages, what a player saw), ``tournaments`` (a tournament of computers through the clock),
-``windows`` (the hands a moved seat's phone may see)."""
+``windows`` (the hands a moved seat's phone may see), ``latin`` (the Latin words a page in
+Nepali shows, and the allow-list)."""
 
 from __future__ import annotations
 

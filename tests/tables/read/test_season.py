@@ -113,7 +113,7 @@ def test_three_games_played_again_make_one_group_with_every_game(
     assert set(GroupGame.objects.filter(group=group).values_list("table", flat=True)) == {
         t.pk for t in tables
     }
-    assert group.points == "10-7-5-3-2-1" and group.name == "Asha, Bikash, Chandra"
+    assert group.points == "10-7-5-3-2-1" and group.name == "Asha, Bikash and Chandra"
 
 
 def test_a_fourth_phone_with_the_link_sees_standings_counting_points_per_place(
