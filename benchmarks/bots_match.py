@@ -98,19 +98,27 @@ def random_player(view: View, past: Sequence[Mapping[str, Any]], rng: random.Ran
     return check_or_call(spot)
 
 
+def _by_ranges(
+    spot: Spot, raise_top: float, call_top: float, call_bb: float, call_any_top: float
+) -> Action:
+    """Before the flop by hand ranges: raise the top share (unless already raised twice), take
+    a free look, call the next share up to ``call_bb`` big blinds (the best hands whatever the
+    price), fold the rest."""
+    pct = preflop_table.percentile(spot.hole)
+    if pct <= raise_top and spot.level() <= 2:
+        return bet_to(spot, 3 * max(spot.current_bet, spot.big_blind))
+    if spot.legal["check"]:
+        return check_or_call(spot)
+    if (pct <= call_top and spot.to_call <= call_bb * spot.big_blind) or pct <= call_any_top:
+        return check_or_call(spot)
+    return fold_or_check(spot)
+
+
 def loose_caller(view: View, past: Sequence[Mapping[str, Any]], rng: random.Random) -> Action:
     """Plays two hands in three, calls bets with any piece of the board, raises only monsters."""
     spot = read_spot(view)
-    bb = spot.big_blind
     if spot.street == 0:
-        pct = preflop_table.percentile(spot.hole)
-        if pct <= 0.03 and spot.level() <= 2:
-            return bet_to(spot, 3 * max(spot.current_bet, bb))
-        if spot.legal["check"]:
-            return check_or_call(spot)
-        if (pct <= 0.65 and spot.to_call <= 10 * bb) or pct <= 0.1:
-            return check_or_call(spot)
-        return fold_or_check(spot)
+        return _by_ranges(spot, raise_top=0.03, call_top=0.65, call_bb=10, call_any_top=0.1)
     s = _strength(spot)
     if spot.to_call == 0:
         return bet_to(spot, spot.pot * 0.5) if s >= 0.9 else check_or_call(spot)
@@ -124,16 +132,8 @@ def loose_caller(view: View, past: Sequence[Mapping[str, Any]], rng: random.Rand
 def tight_folder(view: View, past: Sequence[Mapping[str, Any]], rng: random.Random) -> Action:
     """Plays one hand in eight and gives up without a strong hand."""
     spot = read_spot(view)
-    bb = spot.big_blind
     if spot.street == 0:
-        pct = preflop_table.percentile(spot.hole)
-        if pct <= 0.08 and spot.level() <= 2:
-            return bet_to(spot, 3 * max(spot.current_bet, bb))
-        if spot.legal["check"]:
-            return check_or_call(spot)
-        if (pct <= 0.12 and spot.to_call <= 8 * bb) or pct <= 0.03:
-            return check_or_call(spot)
-        return fold_or_check(spot)
+        return _by_ranges(spot, raise_top=0.08, call_top=0.12, call_bb=8, call_any_top=0.03)
     s = _strength(spot)
     if spot.to_call == 0:
         return bet_to(spot, spot.pot * 0.66) if s >= 0.8 else check_or_call(spot)
