@@ -64,7 +64,6 @@ from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from engine.actions import ActionKind  # noqa: E402
 from engine.game import Game, GameSettings  # noqa: E402
 from engine.hand import Hand as EngineHand  # noqa: E402
 from engine.history import hand_record  # noqa: E402
@@ -72,6 +71,7 @@ from tables import claims  # noqa: E402
 from tables.models import GameStats, Group, GroupGame, Hand, Seat, Table  # noqa: E402
 from tables.read.statistics import counted  # noqa: E402
 from tables.write import groups  # noqa: E402
+from tests.engine.helpers import random_pick  # noqa: E402
 
 NAMES = ["Asha", "Bikash", "Chandra", "Dipa", "Esha", "Gopal"]
 
@@ -89,15 +89,7 @@ def play_game(rng: random.Random, hands: int) -> tuple[Game, Played]:
         while not hand.finished:
             legal = hand.legal_actions()
             assert legal is not None
-            roll = rng.random()
-            if legal.bet_or_raise is not None and legal.min_to is not None and roll < 0.12:
-                game.act(legal.seat, legal.bet_or_raise, legal.min_to)
-            elif legal.call and roll < 0.45:
-                game.act(legal.seat, ActionKind.FOLD)
-            elif legal.can_check:
-                game.act(legal.seat, ActionKind.CHECK)
-            else:
-                game.act(legal.seat, ActionKind.CALL)
+            game.act(legal.seat, *random_pick(legal, rng.random(), 0.12, 0.45))
         played.append((hand, dict(hand.final_stacks)))
     return game, played
 

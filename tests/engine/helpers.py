@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.actions import ActionKind
+from engine.actions import ActionKind, LegalActions
 from engine.cards import Card, new_deck, parse_cards
 from engine.game import Game, GameSettings
 from engine.hand import Hand, HandSettings
@@ -141,3 +141,15 @@ def fold_to_big_blind(game: Game) -> Hand:
         assert legal is not None
         game.act(legal.seat, ActionKind.CHECK if legal.can_check else ActionKind.FOLD)
     return hand
+
+
+def random_pick(
+    legal: LegalActions, roll: float, raise_below: float, fold_below: float
+) -> tuple[ActionKind, int | None]:
+    """A random legal action from one ``roll`` in [0, 1): a bet or raise to the least allowed
+    below ``raise_below``, a fold facing a bet below ``fold_below``, else a check or a call."""
+    if legal.bet_or_raise is not None and legal.min_to is not None and roll < raise_below:
+        return legal.bet_or_raise, legal.min_to
+    if legal.call and roll < fold_below:
+        return ActionKind.FOLD, None
+    return (ActionKind.CHECK if legal.can_check else ActionKind.CALL), None
