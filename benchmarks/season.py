@@ -71,7 +71,7 @@ from tables import claims  # noqa: E402
 from tables.models import GameStats, Group, GroupGame, Hand, Seat, Table  # noqa: E402
 from tables.read.statistics import counted  # noqa: E402
 from tables.write import groups  # noqa: E402
-from tests.engine.helpers import random_pick  # noqa: E402
+from tests.engine.helpers import random_hand  # noqa: E402
 
 NAMES = ["Asha", "Bikash", "Chandra", "Dipa", "Esha", "Gopal"]
 
@@ -85,11 +85,7 @@ def play_game(rng: random.Random, hands: int) -> tuple[Game, Played]:
     game = Game(GameSettings(blind_every=10, max_hands=hands), dict.fromkeys(range(6), True), rng)
     played = []
     while not game.finished:
-        hand = game.start_hand(seed=rng.getrandbits(64))
-        while not hand.finished:
-            legal = hand.legal_actions()
-            assert legal is not None
-            game.act(legal.seat, *random_pick(legal, rng.random(), 0.12, 0.45))
+        hand = random_hand(game, rng, 0.12, 0.45)
         played.append((hand, dict(hand.final_stacks)))
     return game, played
 

@@ -25,7 +25,7 @@ from engine.history import hand_record  # noqa: E402
 from tables import claims, codes  # noqa: E402
 from tables.models import Group, GroupGame, Hand, Seat, Table  # noqa: E402
 from tables.write.groups import new_code  # noqa: E402
-from tests.engine.helpers import random_pick  # noqa: E402
+from tests.engine.helpers import random_hand  # noqa: E402
 
 NAMES = ["Asha", "Bikash", "Chandra", "Dipa", "Robo Ram", "Robo Sita"]
 PEOPLE = 4  # seats 4 and 5 are computer players
@@ -56,11 +56,7 @@ def main(games: int, hands: int) -> None:
             for i in range(6)
         ])
         while not game.finished:
-            hand = game.start_hand(seed=rng.getrandbits(64))
-            while not hand.finished:
-                legal = hand.legal_actions()
-                assert legal is not None
-                game.act(legal.seat, *random_pick(legal, rng.random(), 0.15, 0.4))
+            hand = random_hand(game, rng, 0.15, 0.4)
             s = hand.settings
             Hand.objects.create(
                 table=table, number=s.hand_number, record=hand_record(hand), ended_at=at,

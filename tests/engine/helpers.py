@@ -153,3 +153,13 @@ def random_pick(
     if legal.call and roll < fold_below:
         return ActionKind.FOLD, None
     return (ActionKind.CHECK if legal.can_check else ActionKind.CALL), None
+
+
+def random_hand(game: Game, rng: random.Random, raise_below: float, fold_below: float) -> Hand:
+    """The next hand of ``game`` dealt from ``rng`` and played out by ``random_pick``."""
+    hand = game.start_hand(seed=rng.getrandbits(64))
+    while not hand.finished:
+        legal = hand.legal_actions()
+        assert legal is not None
+        game.act(legal.seat, *random_pick(legal, rng.random(), raise_below, fold_below))
+    return hand
