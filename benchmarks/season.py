@@ -25,14 +25,14 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.scratch_db import use_database
+
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
 parser.add_argument("--games", type=int, default=50)
 parser.add_argument("--hands", type=int, default=60)
@@ -42,16 +42,7 @@ parser.add_argument("--cold-repeat", type=int, default=3)
 parser.add_argument("--database", default="sqlite", help="'sqlite' or a loopback postgres:// URL")
 ARGS = parser.parse_args()
 
-if ARGS.database == "sqlite":
-    os.environ["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp()}/season.sqlite3"
-else:
-    os.environ["DATABASE_URL"] = ARGS.database
-    name = urlparse(ARGS.database).path.lstrip("/")
-    import psycopg
-
-    with psycopg.connect(ARGS.database.rsplit("/", 1)[0] + "/postgres", autocommit=True) as c:
-        c.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        c.execute(f'CREATE DATABASE "{name}"')
+use_database(ARGS.database, "season.sqlite3", fresh=True)
 os.environ.pop("REDIS_URL", None)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
