@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.browser.scripts import VISIBILITY
+from tests.browser.scripts import OPENS, VISIBILITY
 from tests.helpers.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,15 +41,6 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
-# The moments the page's socket opened, in the machine's wall clock (Date.now()).
-OPENS = """
-(() => {
-  window.__opens = [];
-  document.addEventListener("holdem:socket", (e) => {
-    if (e.detail && e.detail.state === "open") window.__opens.push(Date.now());
-  });
-})();
-"""
 _PROBE = VISIBILITY + OPENS
 
 

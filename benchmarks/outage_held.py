@@ -23,7 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.outage import ARGS, CHROMIUM, OPENS, Daphne, computer_game
+from benchmarks.outage import ARGS, CHROMIUM, Daphne, computer_game
+from tests.browser.scripts import OPENS
 from tests.browser.stalled import Relay
 
 

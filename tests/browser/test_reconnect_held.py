@@ -16,16 +16,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.browser.helpers import JS_ERRORS, LiveServer, frame, wait_connection
+from tests.browser.scripts import OPENS
 from tests.browser.stalled import Relay
-
-_OPENS = """
-(() => {
-  window.__opens = [];
-  document.addEventListener("holdem:socket", (e) => {
-    if (e.detail && e.detail.state === "open") window.__opens.push(Date.now());
-  });
-})();
-"""
 
 
 @pytest.fixture
@@ -51,7 +43,7 @@ def test_a_try_held_by_a_server_coming_up_does_not_keep_the_page_from_being_live
     app_server: LiveServer, relay: Relay, new_phone: Any
 ) -> None:
     phone = new_phone()
-    phone.context.add_init_script(_OPENS)
+    phone.context.add_init_script(OPENS)
     phone.goto(relay.base + "/new/?mode=computer")
     phone.fill("input[name=name]", "Asha")
     phone.get_by_test_id("create-submit").click()
