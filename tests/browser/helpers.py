@@ -189,6 +189,14 @@ def take_turn(page: Any, shove: bool = False, cautious: bool = False) -> bool:
         return False  # the view changed under the finger; the next look decides again
 
 
+def tap_fold(page: Any) -> None:
+    """Tap fold, and confirm it when the app asks (checking was free: a new view may have made
+    it so since the decision)."""
+    page.locator("[data-action-bar] [data-act=fold]").click(timeout=3000)
+    if page.locator("dialog.confirm").count():
+        page.locator("dialog.confirm .btn--danger").click(timeout=3000)
+
+
 def assert_no_foreign_cards(page: Any, server: LiveServer, code: str) -> bool:
     """The whole page (DOM, scripts, attributes) holds no card this seat may not see now: not
     another player's hole card before it is shown, never the deck. Returns False when the page and

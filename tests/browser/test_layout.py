@@ -20,6 +20,7 @@ from tests.browser.helpers import (
     LiveServer,
     frame,
     take_turn,
+    tap_fold,
     wait_new_version,
 )
 from tests.browser.helpers import SCREENSHOTS as SCREENSHOTS_DIR
@@ -73,10 +74,7 @@ def _careful_turn(page: Any, share: float | None = None) -> None:
         if digits and int(digits) <= limit:
             call.click(timeout=3000)
         else:
-            page.locator(f"{bar} [data-act=fold]").click(timeout=3000)
-            # A new view may have made checking free meanwhile: fold as decided.
-            if page.locator("dialog.confirm").count():
-                page.locator("dialog.confirm .btn--danger").click(timeout=3000)
+            tap_fold(page)  # as decided, even if a new view made checking free meanwhile
         wait_new_version(page, before, timeout=20)  # the tap's answer is drawn
     except PlaywrightError:
         pass  # the view changed under the finger
