@@ -163,3 +163,12 @@ def random_hand(game: Game, rng: random.Random, raise_below: float, fold_below: 
         assert legal is not None
         game.act(legal.seat, *random_pick(legal, rng.random(), raise_below, fold_below))
     return hand
+
+
+def legal_now(game: Game) -> LegalActions:
+    """What the seat to act in ``game``'s running hand may do."""
+    hand = game.hand
+    assert hand is not None
+    legal = hand.legal_actions()
+    assert legal is not None
+    return legal
