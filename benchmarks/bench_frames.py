@@ -57,6 +57,7 @@ from tables.live import frames, perspective  # noqa: E402
 from tables.live.frames import FrameOptions  # noqa: E402
 from tables.live.perspective import PassState  # noqa: E402
 from tables.models import Table  # noqa: E402
+from tests.engine.helpers import legal_now  # noqa: E402
 
 NAMES = ["Asha", "Bikash", "Chandra", "Computer 1", "Computer 2", "Computer 3"]
 PERSONS = (0, 1, 2)
@@ -82,10 +83,7 @@ def copy(game: Game) -> Game:
 
 
 def random_action(game: Game, rng: random.Random) -> None:
-    hand = game.hand
-    assert hand is not None
-    legal = hand.legal_actions()
-    assert legal is not None
+    legal = legal_now(game)
     r = rng.random()
     if legal.bet_or_raise is not None and legal.min_to is not None and r < 0.2:
         game.act(legal.seat, legal.bet_or_raise, legal.min_to)

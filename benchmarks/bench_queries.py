@@ -18,29 +18,20 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.scratch_db import use_database
+
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
 parser.add_argument("--calls", type=int, default=2000, help="calls measured per way")
 parser.add_argument("--block", type=int, default=200, help="calls per block (ways alternate)")
 parser.add_argument("--database", default="sqlite", help="'sqlite' or a loopback postgres:// URL")
 ARGS = parser.parse_args()
 
-if ARGS.database == "sqlite":
-    os.environ["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp()}/queries.sqlite3"
-else:
-    os.environ["DATABASE_URL"] = ARGS.database
-    name = urlparse(ARGS.database).path.lstrip("/")
-    import psycopg
-
-    with psycopg.connect(ARGS.database.rsplit("/", 1)[0] + "/postgres", autocommit=True) as c:
-        if not c.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            c.execute(f'CREATE DATABASE "{name}"')
+use_database(ARGS.database, "queries.sqlite3")
 os.environ.pop("REDIS_URL", None)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 

@@ -16,16 +16,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.scratch_db import use_database
+
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
 parser.add_argument("--actions", type=int, default=3000, help="actions measured per way")
 parser.add_argument("--block", type=int, default=100, help="actions per block (ways alternate)")
@@ -35,21 +35,7 @@ parser.add_argument(
 )
 ARGS = parser.parse_args()
 
-if ARGS.database == "sqlite":
-    os.environ["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp()}/write.sqlite3"
-else:
-    url = urlparse(ARGS.database)
-    loopback = url.hostname in {"127.0.0.1", "localhost"}
-    if url.scheme not in {"postgres", "postgresql"} or not loopback:
-        raise SystemExit("--database: a loopback postgres:// URL, or sqlite")
-    import psycopg
-
-    admin = url._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        name = url.path.lstrip("/")
-        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is None:
-            conn.execute(f'CREATE DATABASE "{name}"')
-    os.environ["DATABASE_URL"] = ARGS.database
+use_database(ARGS.database, "write.sqlite3")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django  # noqa: E402

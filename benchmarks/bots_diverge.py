@@ -33,6 +33,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import bots_match, bots_pool, bots_pool_one, outside_styles
+from benchmarks.scripted import Policy
 from engine.actions import Action
 from engine.bots.base import Spot, read_spot
 
@@ -77,7 +78,7 @@ def _label(spot: Spot) -> str:
     return f"{street} {way} {facing} ({aggressor})"
 
 
-def _recording(level: str) -> bots_match.Policy:
+def _recording(level: str) -> Policy:
     inner = bots_match.bot(level)
 
     def policy(view: Mapping[str, Any], past: Sequence[Mapping[str, Any]], rng: Any) -> Action:

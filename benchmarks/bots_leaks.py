@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from benchmarks.scripted import made_strength
 from engine.actions import Action, ActionKind
 from engine.bots import preflop as preflop_table
 from engine.bots.base import Spot
-from engine.bots.combos import COMBO_INDEX, board_strength
 
 LOOSE = frozenset({"station", "wild", "always-call", "loose-caller", "maniac"})
 STATIONS = frozenset({"station", "always-call"})
@@ -47,11 +47,6 @@ LEAKS = (
 BETTER_HIGH = frozenset({"strong bet multiway", "button limp vs loose"})
 
 Tally = dict[tuple[str, str], list[int]]  # (level, leak) -> [spots, hits]
-
-
-def _strength(spot: Spot) -> float:
-    strength, _ = board_strength(spot.board)
-    return float(strength[COMBO_INDEX[spot.hole[0], spot.hole[1]]])
 
 
 def _aggressive(spot: Spot, action: Action) -> bool:
@@ -82,7 +77,7 @@ def spots_of(spot: Spot, action: Action, names: Mapping[int, str]) -> list[tuple
             if preflop_table.percentile(spot.hole) <= 0.15:
                 out.append(("... of them with a top-15% hand", folded))
         return out
-    s = _strength(spot)
+    s = made_strength(spot)
     mine_now = [a for a in spot.street_acts(spot.street) if a.seat == spot.me]
     if spot.to_call > 0 and any(a.kind in ("bet", "raise") for a in mine_now) and s >= 0.8:
         out.append(("fold top pair+ to a raise", folded))

@@ -39,7 +39,7 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import Pool
 from pathlib import Path
@@ -49,11 +49,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import bots_leaks, outside_styles
 from benchmarks.bots_opponents import OUTSIDE
+from benchmarks.scripted import ANY_PRICE, Policy, View, by_ranges, made_strength
 from engine.actions import Action, ActionKind
 from engine.bots import decide
 from engine.bots import preflop as preflop_table
-from engine.bots.base import Spot, bet_to, check_or_call, fold_or_check, read_spot
-from engine.bots.combos import COMBO_INDEX, board_strength
+from engine.bots.base import bet_to, check_or_call, fold_or_check, read_spot
 from engine.bots.ranges import open_width
 from engine.cards import shuffled_deck
 from engine.hand import Hand, HandSettings
@@ -63,18 +63,10 @@ BIG_BLIND = 20
 SMALL_BLIND = 10
 STACK = 100 * BIG_BLIND
 
-View = Mapping[str, Any]
-Past = list[dict[str, Any]]
-Policy = Callable[[View, Sequence[Mapping[str, Any]], random.Random], Action]
+Past = list[dict[str, Any]]  # the hands of a session a player remembers
 
 
 # ------------------------------------------------------------------ scripted players
-def _strength(spot: Spot) -> float:
-    """Made-hand (and draw) percentile of the hole cards on the board, against all combos."""
-    strength, _ = board_strength(spot.board)
-    return float(strength[COMBO_INDEX[spot.hole[0], spot.hole[1]]])
-
-
 def always_call(view: View, past: Sequence[Mapping[str, Any]], rng: random.Random) -> Action:
     return check_or_call(read_spot(view))
 
@@ -101,17 +93,9 @@ def random_player(view: View, past: Sequence[Mapping[str, Any]], rng: random.Ran
 def loose_caller(view: View, past: Sequence[Mapping[str, Any]], rng: random.Random) -> Action:
     """Plays two hands in three, calls bets with any piece of the board, raises only monsters."""
     spot = read_spot(view)
-    bb = spot.big_blind
     if spot.street == 0:
-        pct = preflop_table.percentile(spot.hole)
-        if pct <= 0.03 and spot.level() <= 2:
-            return bet_to(spot, 3 * max(spot.current_bet, bb))
-        if spot.legal["check"]:
-            return check_or_call(spot)
-        if (pct <= 0.65 and spot.to_call <= 10 * bb) or pct <= 0.1:
-            return check_or_call(spot)
-        return fold_or_check(spot)
-    s = _strength(spot)
+        return by_ranges(spot, 0.03, [(0.65, 10), (0.1, ANY_PRICE)])
+    s = made_strength(spot)
     if spot.to_call == 0:
         return bet_to(spot, spot.pot * 0.5) if s >= 0.9 else check_or_call(spot)
     if s >= 0.97 and rng.random() < 0.5:
@@ -124,17 +108,9 @@ def loose_caller(view: View, past: Sequence[Mapping[str, Any]], rng: random.Rand
 def tight_folder(view: View, past: Sequence[Mapping[str, Any]], rng: random.Random) -> Action:
     """Plays one hand in eight and gives up without a strong hand."""
     spot = read_spot(view)
-    bb = spot.big_blind
     if spot.street == 0:
-        pct = preflop_table.percentile(spot.hole)
-        if pct <= 0.08 and spot.level() <= 2:
-            return bet_to(spot, 3 * max(spot.current_bet, bb))
-        if spot.legal["check"]:
-            return check_or_call(spot)
-        if (pct <= 0.12 and spot.to_call <= 8 * bb) or pct <= 0.03:
-            return check_or_call(spot)
-        return fold_or_check(spot)
-    s = _strength(spot)
+        return by_ranges(spot, 0.08, [(0.12, 8), (0.03, ANY_PRICE)])
+    s = made_strength(spot)
     if spot.to_call == 0:
         return bet_to(spot, spot.pot * 0.66) if s >= 0.8 else check_or_call(spot)
     need = 0.85 if spot.to_call > 0.7 * spot.pot else 0.75
@@ -154,7 +130,7 @@ def maniac(view: View, past: Sequence[Mapping[str, Any]], rng: random.Random) ->
         if spot.legal["check"] or pct <= 0.7:
             return check_or_call(spot)
         return fold_or_check(spot)
-    s = _strength(spot)
+    s = made_strength(spot)
     if spot.to_call == 0:
         return bet_to(spot, spot.pot) if rng.random() < 0.7 else check_or_call(spot)
     if rng.random() < 0.35:
@@ -186,7 +162,7 @@ def solid(view: View, past: Sequence[Mapping[str, Any]], rng: random.Random) -> 
         if pct <= 0.02:
             return bet_to(spot, 2.3 * spot.current_bet)
         return check_or_call(spot) if pct <= 0.05 else fold_or_check(spot)
-    s = _strength(spot)
+    s = made_strength(spot)
     if spot.to_call == 0:
         raiser = spot.last_aggressor(0) == spot.me
         if s >= 0.75 or (spot.street == 1 and raiser and (s >= 0.55 or rng.random() < 0.5)):

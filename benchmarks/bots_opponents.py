@@ -17,30 +17,14 @@ view with a few rules, like a kind of player met at a real table.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
 
+from benchmarks.scripted import Past, View, made_strength, price
 from engine.actions import Action
 from engine.bots import preflop as preflop_table
-from engine.bots.base import Spot, all_in, bet_to, check_or_call, fold_or_check, read_spot
-from engine.bots.combos import COMBO_INDEX, board_strength
+from engine.bots.base import all_in, bet_to, check_or_call, fold_or_check, read_spot
 from engine.bots.sim import deal, uniform_range
 
-View = Mapping[str, Any]
-Past = Sequence[Mapping[str, Any]]
-
 MC_TRIALS = 200
-
-
-def made_strength(spot: Spot) -> float:
-    """Made-hand (and draw) percentile of the hole cards on the board, against all combos."""
-    strength, _ = board_strength(spot.board)
-    return float(strength[COMBO_INDEX[spot.hole[0], spot.hole[1]]])
-
-
-def _price(spot: Spot) -> float:
-    call = spot.to_call
-    return call / max(spot.pot + call, 1)
 
 
 def mc_caller(view: View, past: Past, rng: random.Random) -> Action:
@@ -60,7 +44,7 @@ def mc_caller(view: View, past: Past, rng: random.Random) -> Action:
         return check_or_call(spot)
     if chance >= fair + (1.0 - fair) * 0.55 and spot.level() <= 3:
         return bet_to(spot, spot.current_bet * 2.5)
-    if chance >= _price(spot) + 0.02:
+    if chance >= price(spot) + 0.02:
         return check_or_call(spot)
     return fold_or_check(spot)
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -33,6 +32,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from tests.helpers.servers import free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 CATEGORIES = ("performance", "accessibility", "best-practices")
@@ -40,12 +41,6 @@ METRICS = (
     "first-contentful-paint", "largest-contentful-paint", "total-blocking-time",
     "cumulative-layout-shift", "speed-index", "interactive",
 )
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _server_env(workdir: Path) -> dict[str, str]:
@@ -72,7 +67,7 @@ def _start_server(workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
     python = sys.executable
     for command in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
         subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(
         [python, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -33,38 +33,20 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests.browser.scripts import OPENS, VISIBILITY
+from tests.helpers.servers import free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
-# The page's own moments, in the machine's wall clock (Date.now()), kept for the benchmark.
-_PROBE = """
-(() => {
-  let state = "visible";
-  Object.defineProperty(Document.prototype, "visibilityState", { get: () => state });
-  Object.defineProperty(Document.prototype, "hidden", { get: () => state === "hidden" });
-  window.__setVisibility = (next) => {
-    state = next;
-    document.dispatchEvent(new Event("visibilitychange"));
-  };
-  window.__opens = [];
-  document.addEventListener("holdem:socket", (e) => {
-    if (e.detail && e.detail.state === "open") window.__opens.push(Date.now());
-  });
-})();
-"""
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+_PROBE = VISIBILITY + OPENS
 
 
 class Daphne:
     def __init__(self, folder: Path) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.db = folder / "db.sqlite3"
         self.env = {
             **os.environ, "DEBUG": "true", "DATABASE_URL": f"sqlite:///{self.db}",
@@ -128,8 +110,9 @@ def _live_at(page: Any, server: Daphne, code: str, since: float) -> float:
     return float(min(opened, drawn)) / 1000
 
 
-def _table(page: Any, server: Daphne) -> str:
-    page.goto(server.url + "/new/?mode=computer")
+def computer_game(page: Any, base: str) -> str:
+    """A new game against the computer at ``base``, its socket open; its code."""
+    page.goto(base + "/new/?mode=computer")
     page.fill("input[name=name]", "Asha")
     page.get_by_test_id("create-submit").click()
     page.get_by_test_id("action-bar").wait_for(timeout=60_000)
@@ -163,7 +146,7 @@ def main() -> None:
                         context = browser.new_context(viewport={"width": 390, "height": 844})
                         context.add_init_script(_PROBE)
                         page = context.new_page()
-                        code = _table(page, server)
+                        code = computer_game(page, server.url)
                         if mode == "hidden":
                             page.evaluate("() => window.__setVisibility('hidden')")
                         server.stop()
@@ -191,7 +174,7 @@ def main() -> None:
                 context = browser.new_context(viewport={"width": 390, "height": 844})
                 context.add_init_script(_PROBE)
                 page = context.new_page()
-                code = _table(page, server)
+                code = computer_game(page, server.url)
                 server.stop()
                 server.start()
                 started = page.evaluate("() => Date.now()") / 1000

@@ -23,17 +23,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.outage import ARGS, CHROMIUM, Daphne
+from benchmarks.outage import ARGS, CHROMIUM, Daphne, computer_game
+from tests.browser.scripts import OPENS
 from tests.browser.stalled import Relay
-
-_OPENS = """
-(() => {
-  window.__opens = [];
-  document.addEventListener("holdem:socket", (e) => {
-    if (e.detail && e.detail.state === "open") window.__opens.push(Date.now());
-  });
-})();
-"""
 
 
 def _live_after(page: Any, server: Daphne, code: str, back: float) -> float:
@@ -65,18 +57,9 @@ def main() -> None:
         times: list[float] = []
         try:
             context = browser.new_context(viewport={"width": 390, "height": 844})
-            context.add_init_script(_OPENS)
+            context.add_init_script(OPENS)
             page = context.new_page()
-            page.goto(relay.base + "/new/?mode=computer")
-            page.fill("input[name=name]", "Asha")
-            page.get_by_test_id("create-submit").click()
-            page.get_by_test_id("action-bar").wait_for(timeout=60_000)
-            page.wait_for_function(
-                "() => document.getElementById('table-live').dataset.connection === 'open'"
-            )
-            code = str(page.evaluate(
-                "() => document.getElementById('table-frame').dataset.code"
-            ))
+            code = computer_game(page, relay.base)
             for number in range(args.returns):
                 relay.down()
                 page.wait_for_function(

@@ -28,32 +28,18 @@ hands of the session it saw) with rules of its own, unlike the styles of
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
+from benchmarks.scripted import ANY_PRICE, Past, Policy, View, by_ranges, made_strength, price
 from engine.actions import Action, ActionKind
 from engine.bots import preflop as preflop_table
 from engine.bots.base import Spot, all_in, bet_to, check_or_call, fold_or_check, read_spot
-from engine.bots.combos import COMBO_INDEX, board_strength
 from engine.bots.sim import deal
-
-View = Mapping[str, Any]
-Past = Sequence[Mapping[str, Any]]
-Policy = Callable[[View, Past, random.Random], Action]
-
-
-def _strength(spot: Spot) -> float:
-    """Made-hand (and draw) percentile of the hole cards on the board, against all combos."""
-    strength, _ = board_strength(spot.board)
-    return float(strength[COMBO_INDEX[spot.hole[0], spot.hole[1]]])
 
 
 def _pct(spot: Spot) -> float:
     return preflop_table.percentile(spot.hole)
-
-
-def _price(spot: Spot) -> float:
-    return spot.to_call / max(spot.pot + spot.to_call, 1)
 
 
 def _min_raise(spot: Spot) -> Action:
@@ -76,19 +62,9 @@ def _behind(spot: Spot) -> int:
 # ------------------------------------------------------------------ tight passive
 def rock(view: View, past: Past, rng: random.Random) -> Action:
     spot = read_spot(view)
-    bb = spot.big_blind
     if spot.street == 0:
-        pct = _pct(spot)
-        if pct <= 0.025 and spot.level() <= 2:
-            return bet_to(spot, 3 * max(spot.current_bet, bb))
-        if spot.legal["check"]:
-            return check_or_call(spot)
-        if pct <= 0.14 and spot.to_call <= 6 * bb:
-            return check_or_call(spot)
-        if pct <= 0.04:
-            return check_or_call(spot)
-        return fold_or_check(spot)
-    s = _strength(spot)
+        return by_ranges(spot, 0.025, [(0.14, 6), (0.04, ANY_PRICE)])
+    s = made_strength(spot)
     if spot.to_call == 0:
         if s >= 0.93 and rng.random() < 0.6:
             return bet_to(spot, spot.pot * 0.4)
@@ -102,19 +78,9 @@ def rock(view: View, past: Past, rng: random.Random) -> Action:
 # ------------------------------------------------------------------ loose passive
 def fish(view: View, past: Past, rng: random.Random) -> Action:
     spot = read_spot(view)
-    bb = spot.big_blind
     if spot.street == 0:
-        pct = _pct(spot)
-        if pct <= 0.02 and spot.level() <= 2:
-            return bet_to(spot, 3 * max(spot.current_bet, bb))
-        if spot.legal["check"]:
-            return check_or_call(spot)
-        if pct <= 0.6 and spot.to_call <= 8 * bb:
-            return check_or_call(spot)
-        if pct <= 0.25 and spot.to_call <= 25 * bb:
-            return check_or_call(spot)
-        return check_or_call(spot) if pct <= 0.05 else fold_or_check(spot)
-    s = _strength(spot)
+        return by_ranges(spot, 0.02, [(0.6, 8), (0.25, 25), (0.05, ANY_PRICE)])
+    s = made_strength(spot)
     if spot.to_call == 0:
         if s >= 0.9 and rng.random() < 0.5:
             return bet_to(spot, spot.pot * 0.33)
@@ -165,7 +131,7 @@ def tag(view: View, past: Past, rng: random.Random) -> Action:
         return check_or_call(spot)
     if eq >= fair + (1 - fair) * 0.5:
         return bet_to(spot, spot.current_bet * 2.8)
-    if eq >= _price(spot) + 0.08:
+    if eq >= price(spot) + 0.08:
         return check_or_call(spot)
     return fold_or_check(spot)
 
@@ -190,7 +156,7 @@ def bluffer(view: View, past: Past, rng: random.Random) -> Action:
         if pct <= 0.02:
             return all_in(spot)
         return check_or_call(spot) if pct <= 0.05 else fold_or_check(spot)
-    s = _strength(spot)
+    s = made_strength(spot)
     if spot.to_call == 0:
         if s >= 0.7 or (s < 0.4 and rng.random() < 0.7):
             return bet_to(spot, spot.pot * 0.75)
@@ -211,7 +177,7 @@ def shover(view: View, past: Past, rng: random.Random) -> Action:
             width = 0.7 if spot.n == 2 else min(0.18 + 0.05 * max(5 - _behind(spot), 0), 0.4)
             return all_in(spot) if pct <= width else fold_or_check(spot)
         return all_in(spot) if pct <= (0.2 if spot.n == 2 else 0.1) else fold_or_check(spot)
-    s = _strength(spot)
+    s = made_strength(spot)
     if s >= 0.6:
         return all_in(spot)
     return fold_or_check(spot)
@@ -250,7 +216,7 @@ def check_raiser(view: View, past: Past, rng: random.Random) -> Action:
     spot = read_spot(view)
     if spot.street == 0:
         return _solid_preflop(spot, rng)
-    s = _strength(spot)
+    s = made_strength(spot)
     if spot.to_call == 0:
         if _first_to_act(spot):
             return check_or_call(spot)  # always check first: the trap is set
@@ -264,7 +230,7 @@ def check_raiser(view: View, past: Past, rng: random.Random) -> Action:
         return bet_to(spot, spot.current_bet * 3 + spot.pot * 0.2)
     if s >= 0.88:
         return bet_to(spot, spot.current_bet * 2.5)
-    return check_or_call(spot) if s >= 0.42 + 0.6 * _price(spot) else fold_or_check(spot)
+    return check_or_call(spot) if s >= 0.42 + 0.6 * price(spot) else fold_or_check(spot)
 
 
 # ------------------------------------------------------------------ minimum-raiser
@@ -285,7 +251,7 @@ def min_raiser(view: View, past: Past, rng: random.Random) -> Action:
         if pct <= 0.3 and spot.to_call <= 10 * bb:
             return check_or_call(spot)
         return check_or_call(spot) if pct <= 0.06 else fold_or_check(spot)
-    s = _strength(spot)
+    s = made_strength(spot)
     if spot.to_call == 0:
         return _min_raise(spot) if s >= 0.45 else check_or_call(spot)
     if s >= 0.85 and spot.level() <= 4:
@@ -339,7 +305,7 @@ def adapter(view: View, past: Past, rng: random.Random) -> Action:
         if against and spot.level() == 2 and _pct(spot) <= 0.12:
             return bet_to(spot, 3 * spot.current_bet)  # re-raise the one who beats it
         return _solid_preflop(spot, rng)
-    s = _strength(spot)
+    s = made_strength(spot)
     if spot.to_call == 0:
         nemesis_in = nemesis is not None and any(o.seat == nemesis for o in spot.opponents)
         bluff = 0.1 if nemesis_in and aggression >= 0.4 else 0.3
@@ -349,7 +315,7 @@ def adapter(view: View, past: Past, rng: random.Random) -> Action:
         return check_or_call(spot)
     if s >= 0.93:
         return bet_to(spot, spot.current_bet * 2.5)
-    need = 0.45 + 0.8 * _price(spot)
+    need = 0.45 + 0.8 * price(spot)
     if against:
         need += -0.2 if aggression >= 0.4 else 0.1
     return check_or_call(spot) if s >= need else fold_or_check(spot)

@@ -25,14 +25,14 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.scratch_db import use_database
+
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
 parser.add_argument("--games", type=int, default=50)
 parser.add_argument("--hands", type=int, default=60)
@@ -42,16 +42,7 @@ parser.add_argument("--cold-repeat", type=int, default=3)
 parser.add_argument("--database", default="sqlite", help="'sqlite' or a loopback postgres:// URL")
 ARGS = parser.parse_args()
 
-if ARGS.database == "sqlite":
-    os.environ["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp()}/season.sqlite3"
-else:
-    os.environ["DATABASE_URL"] = ARGS.database
-    name = urlparse(ARGS.database).path.lstrip("/")
-    import psycopg
-
-    with psycopg.connect(ARGS.database.rsplit("/", 1)[0] + "/postgres", autocommit=True) as c:
-        c.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        c.execute(f'CREATE DATABASE "{name}"')
+use_database(ARGS.database, "season.sqlite3", fresh=True)
 os.environ.pop("REDIS_URL", None)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
@@ -64,7 +55,6 @@ from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from engine.actions import ActionKind  # noqa: E402
 from engine.game import Game, GameSettings  # noqa: E402
 from engine.hand import Hand as EngineHand  # noqa: E402
 from engine.history import hand_record  # noqa: E402
@@ -72,6 +62,7 @@ from tables import claims  # noqa: E402
 from tables.models import GameStats, Group, GroupGame, Hand, Seat, Table  # noqa: E402
 from tables.read.statistics import counted  # noqa: E402
 from tables.write import groups  # noqa: E402
+from tests.engine.helpers import random_hand  # noqa: E402
 
 NAMES = ["Asha", "Bikash", "Chandra", "Dipa", "Esha", "Gopal"]
 
@@ -85,19 +76,7 @@ def play_game(rng: random.Random, hands: int) -> tuple[Game, Played]:
     game = Game(GameSettings(blind_every=10, max_hands=hands), dict.fromkeys(range(6), True), rng)
     played = []
     while not game.finished:
-        hand = game.start_hand(seed=rng.getrandbits(64))
-        while not hand.finished:
-            legal = hand.legal_actions()
-            assert legal is not None
-            roll = rng.random()
-            if legal.bet_or_raise is not None and legal.min_to is not None and roll < 0.12:
-                game.act(legal.seat, legal.bet_or_raise, legal.min_to)
-            elif legal.call and roll < 0.45:
-                game.act(legal.seat, ActionKind.FOLD)
-            elif legal.can_check:
-                game.act(legal.seat, ActionKind.CHECK)
-            else:
-                game.act(legal.seat, ActionKind.CALL)
+        hand = random_hand(game, rng, 0.12, 0.45)
         played.append((hand, dict(hand.final_stacks)))
     return game, played
 

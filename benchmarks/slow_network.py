@@ -38,7 +38,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.outage import ARGS, CHROMIUM, Daphne, _free_port
+from benchmarks.outage import ARGS, CHROMIUM, Daphne
+from tests.helpers.servers import free_port
 
 # Each page records when a tap happened and when each version was drawn (wall clock, ms).
 _PROBE = """
@@ -65,7 +66,7 @@ class Relay:
     """A TCP relay on its own port in front of the server, counting the bytes sent each way."""
 
     def __init__(self, target_port: int) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.target = target_port
         self.down = 0  # server -> phone
         self.up = 0  # phone -> server

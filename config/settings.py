@@ -6,6 +6,7 @@ A bad value stops start-up with ImproperlyConfigured and a message saying which 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,26 +32,25 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-def envint(name: str, default: str, low: int, high: int) -> int:
+def _envnumber(
+    name: str, default: str, low: float, high: float, parse: Callable[[str], float], noun: str
+) -> float:
     value = os.environ.get(name, default).strip()
     try:
-        number = int(value)
+        number = parse(value)
     except ValueError:
-        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
-    if not low <= number <= high:
-        raise ImproperlyConfigured(f"{name} must be between {low} and {high}, not {number}")
-    return number
-
-
-def envfloat(name: str, default: str, low: float, high: float) -> float:
-    value = os.environ.get(name, default).strip()
-    try:
-        number = float(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be a number of seconds, not {value!r}") from None
+        raise ImproperlyConfigured(f"{name} must be {noun}, not {value!r}") from None
     if not low <= number <= high:  # also refuses nan
         raise ImproperlyConfigured(f"{name} must be between {low} and {high}, not {value}")
     return number
+
+
+def envint(name: str, default: str, low: int, high: int) -> int:
+    return int(_envnumber(name, default, low, high, int, "a whole number"))
+
+
+def envfloat(name: str, default: str, low: float, high: float) -> float:
+    return float(_envnumber(name, default, low, high, float, "a number of seconds"))
 
 
 def envrange(name: str, default: str, high: float) -> tuple[float, float]:

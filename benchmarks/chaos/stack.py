@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks.chaos.patroni import PatroniPostgres
+from tests.helpers.servers import stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
@@ -165,12 +166,7 @@ class Service:
         """Signal it and wait for it to exit (SIGKILL after ``timeout``); its exit status."""
         if self.process is None:
             return None
-        self.send(number)
-        try:
-            return self.process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            return self.process.wait(10)
+        return stop_process(self.process, timeout, number)
 
     @property
     def alive(self) -> bool:

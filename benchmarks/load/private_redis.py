@@ -4,71 +4,35 @@ to disk), so that only its own traffic is counted: INFO figures, CPU, a restart 
 from __future__ import annotations
 
 import contextlib
-import shutil
-import socket
-import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from benchmarks.load.run_load import free_port, process_cpu
+from benchmarks.load.run_load import process_cpu
+from tests.helpers.servers import RedisServer
 
 
-class Redis:
-    """A ``redis-server`` of this benchmark's own on a loopback port, nothing saved."""
+class Redis(RedisServer):
+    """A ``redis-server`` of this benchmark's own on a loopback port, nothing saved; its
+    counters carried over a restart."""
 
     def __init__(self, workdir: Path) -> None:
-        self.port = free_port()
-        self.workdir = workdir
-        self.process: subprocess.Popen[bytes] | None = None
+        super().__init__(workdir)
         self.carried: dict[str, float] = {}  # counters of the runs before a restart
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        binary = shutil.which("redis-server")
-        if binary is None:
-            raise SystemExit("redis-server is not installed")
-        self.process = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.workdir)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            with contextlib.suppress(OSError):
-                self.info("server")
-                return
-            time.sleep(0.05)
-        raise RuntimeError(f"redis-server on {self.port} did not answer")
 
     def stop(self) -> None:
         """Stop it; its counters so far are carried over to the next start."""
         if self.process is not None and self.process.poll() is None:
             with contextlib.suppress(OSError):
                 self.carried = self.counters()
-            self.process.terminate()
-            self.process.wait(10)
-        self.process = None
+        super().stop()
 
     def cpu(self) -> float:
         return process_cpu(self.process.pid) if self.process else 0.0
 
     def info(self, section: str) -> dict[str, str]:
-        with socket.create_connection(("127.0.0.1", self.port), 2) as conn:
-            conn.sendall(f"INFO {section}\r\n".encode())
-            data = b""
-            while b"\r\n" not in data:
-                data += conn.recv(65536)
-            head, _, body = data.partition(b"\r\n")
-            size = int(head[1:])
-            while len(body) < size + 2:
-                body += conn.recv(65536)
         found = {}
-        for line in body[:size].decode().splitlines():
+        for line in self.command("INFO", section).decode().splitlines():
             if ":" in line and not line.startswith("#"):
                 key, value = line.split(":", 1)
                 found[key] = value

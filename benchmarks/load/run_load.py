@@ -36,7 +36,6 @@ import dataclasses
 import json
 import os
 import platform
-import signal
 import socket
 import subprocess
 import sys
@@ -49,6 +48,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from benchmarks.load.loadgen import MAX_PLAYERS, LoadConfig, PlayerSpec, Result, run_load
+from tests.helpers.servers import free_port, stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "benchmarks" / "out" / "load"
@@ -59,12 +59,6 @@ RELAY = "benchmarks.load.relay_app:application"
 
 
 # ------------------------------------------------------------------------------ processes
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 40) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -109,12 +103,7 @@ class Server:
 
 def stop(server: Server) -> None:
     if server.process.poll() is None:
-        server.process.send_signal(signal.SIGTERM)
-        try:
-            server.process.wait(15)
-        except subprocess.TimeoutExpired:
-            server.process.kill()
-            server.process.wait(5)
+        stop_process(server.process, 15)
     server.log.close()  # type: ignore[attr-defined]
 
 

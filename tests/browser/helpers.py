@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -85,6 +88,21 @@ class LiveServer:
             ).fetchone()
         assert row is not None, code
         return int(row[0]), (json.loads(row[1]) if row[1] else None)
+
+    def seed(self, module: str, *args: str) -> dict[str, Any]:
+        """Run ``python -m module args`` on the server's database (a script that writes past
+        games there); what it prints last, as JSON."""
+        env = {**os.environ, "DATABASE_URL": f"sqlite:///{self.db_path}", "DEBUG": "true"}
+        env.pop("REDIS_URL", None)
+        out = subprocess.run(
+            [sys.executable, "-m", module, *args],
+            cwd=ROOT, env=env, check=True, capture_output=True, text=True, timeout=600,
+        ).stdout
+        return dict(json.loads(out.strip().splitlines()[-1]))
+
+    def sign_in(self, page: Any, session: str) -> None:
+        """``page`` from now on as the phone whose session key is ``session``."""
+        page.context.add_cookies([{"name": "sessionid", "value": session, "url": self.url}])
 
 
 def screenshot(page: Any, name: str) -> None:
@@ -169,6 +187,14 @@ def take_turn(page: Any, shove: bool = False, cautious: bool = False) -> bool:
         return True
     except PlaywrightError:
         return False  # the view changed under the finger; the next look decides again
+
+
+def tap_fold(page: Any) -> None:
+    """Tap fold, and confirm it when the app asks (checking was free: a new view may have made
+    it so since the decision)."""
+    page.locator("[data-action-bar] [data-act=fold]").click(timeout=3000)
+    if page.locator("dialog.confirm").count():
+        page.locator("dialog.confirm .btn--danger").click(timeout=3000)
 
 
 def assert_no_foreign_cards(page: Any, server: LiveServer, code: str) -> bool:

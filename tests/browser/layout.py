@@ -347,6 +347,15 @@ def check_all_sizes(page: Any, state: str) -> dict[str, list[str]]:
     return found
 
 
+def measure(page: Any, state: str, found: dict[str, Any]) -> None:
+    """``check_all_sizes`` for ``state``, its problems (if any) kept in ``found`` under it; the
+    page back at the phone's size afterwards."""
+    problems = check_all_sizes(page, state)
+    page.set_viewport_size({"width": 390, "height": 844})
+    if problems:
+        found[state] = problems
+
+
 SMALL = {"width": 320, "height": 568}
 
 

@@ -20,12 +20,12 @@ django.setup()
 from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from engine.actions import ActionKind  # noqa: E402
 from engine.game import Game, GameSettings  # noqa: E402
 from engine.history import hand_record  # noqa: E402
 from tables import claims, codes  # noqa: E402
 from tables.models import Group, GroupGame, Hand, Seat, Table  # noqa: E402
 from tables.write.groups import new_code  # noqa: E402
+from tests.engine.helpers import random_hand  # noqa: E402
 
 NAMES = ["Asha", "Bikash", "Chandra", "Dipa", "Robo Ram", "Robo Sita"]
 PEOPLE = 4  # seats 4 and 5 are computer players
@@ -56,19 +56,7 @@ def main(games: int, hands: int) -> None:
             for i in range(6)
         ])
         while not game.finished:
-            hand = game.start_hand(seed=rng.getrandbits(64))
-            while not hand.finished:
-                legal = hand.legal_actions()
-                assert legal is not None
-                roll = rng.random()
-                if legal.bet_or_raise is not None and legal.min_to is not None and roll < 0.15:
-                    game.act(legal.seat, legal.bet_or_raise, legal.min_to)
-                elif legal.call and roll < 0.4:
-                    game.act(legal.seat, ActionKind.FOLD)
-                elif legal.can_check:
-                    game.act(legal.seat, ActionKind.CHECK)
-                else:
-                    game.act(legal.seat, ActionKind.CALL)
+            hand = random_hand(game, rng, 0.15, 0.4)
             s = hand.settings
             Hand.objects.create(
                 table=table, number=s.hand_number, record=hand_record(hand), ended_at=at,

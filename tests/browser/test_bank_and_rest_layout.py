@@ -9,11 +9,12 @@ shown, marked not played. Each state is frozen and measured at every size
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
-from tests.browser.helpers import JS_ERRORS, LiveServer
-from tests.browser.layout import check_all_sizes, computer_table, freeze, still_phone, thaw
+from tests.browser.helpers import JS_ERRORS, LiveServer, tap_fold
+from tests.browser.layout import computer_table, freeze, measure, still_phone, thaw
 
 BANK_PHASE_JS = """() => {
   const ring = document.querySelector('#me [data-countdown][data-bank]');
@@ -27,12 +28,8 @@ BANK_PHASE_JS = """() => {
 def _fold(page: Any) -> None:
     from playwright.sync_api import Error as PlaywrightError
 
-    try:
-        page.locator("[data-action-bar] [data-act=fold]").click(timeout=3000)
-        if page.locator("dialog.confirm").count():
-            page.locator("dialog.confirm .btn--danger").click(timeout=3000)
-    except PlaywrightError:
-        pass  # the view changed under the finger
+    with contextlib.suppress(PlaywrightError):  # the view changed under the finger
+        tap_fold(page)
 
 
 def test_p4_p5_the_bank_ring_and_what_would_have_come_fit_every_size(
@@ -53,11 +50,8 @@ def test_p4_p5_the_bank_ring_and_what_would_have_come_fit_every_size(
                 continue  # the next hand came first: another time
             freeze(page)
             assert "not played" in page.get_by_test_id("rest-of-board").inner_text()
-            problems = check_all_sizes(page, "rest-of-board")
-            if problems:
-                found["rest-of-board"] = problems
+            measure(page, "rest-of-board", found)
             seen.add("rest-of-board")
-            page.set_viewport_size({"width": 390, "height": 844})
             thaw(page)
             continue
         if page.locator("[data-action-bar]").count():
@@ -65,11 +59,8 @@ def test_p4_p5_the_bank_ring_and_what_would_have_come_fit_every_size(
                 freeze(page)
                 if page.evaluate(BANK_PHASE_JS):
                     page.locator("#me .countdown--bank").wait_for(timeout=3000)
-                    problems = check_all_sizes(page, "time-bank")
-                    if problems:
-                        found["time-bank"] = problems
+                    measure(page, "time-bank", found)
                     seen.add("time-bank")
-                    page.set_viewport_size({"width": 390, "height": 844})
                 thaw(page)
             _fold(page)
         time.sleep(0.05)

@@ -25,26 +25,12 @@ ROOT = Path(__file__).resolve().parents[2]
 SIZES = {"320x568": (320, 568), "390x844": (390, 844)}
 
 
-def _seed(server: LiveServer) -> dict[str, Any]:
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{server.db_path}", "DEBUG": "true"}
-    env.pop("REDIS_URL", None)
-    out = subprocess.run(
-        [sys.executable, "-m", "tests.browser.season_data", "2", "30"],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
-    ).stdout
-    return dict(json.loads(out.strip().splitlines()[-1]))
-
-
-def _as_player(page: Any, server: LiveServer, session: str) -> None:
-    page.context.add_cookies([{"name": "sessionid", "value": session, "url": server.url}])
-
-
 def test_a_game_night_proposed_and_answered_on_the_group_page_at_phone_sizes(
     app_server: LiveServer, new_phone: Any
 ) -> None:
-    data = _seed(app_server)
+    data = app_server.seed("tests.browser.season_data", "2", "30")
     phone = new_phone()
-    _as_player(phone, app_server, data["session"])
+    app_server.sign_in(phone, data["session"])
     phone.goto(f"{app_server.url}/g/{data['group']}/")
     nights = phone.get_by_test_id("game-nights")
     nights.wait_for()
@@ -119,10 +105,10 @@ def _run(server: LiveServer, code: str) -> None:
 def test_a_push_is_shown_by_the_service_worker_and_names_the_page_to_open(
     app_server: LiveServer, new_phone: Any
 ) -> None:
-    data = _seed(app_server)
+    data = app_server.seed("tests.browser.season_data", "2", "30")
     phone = new_phone()
     phone.context.grant_permissions(["notifications"], origin=app_server.url)
-    _as_player(phone, app_server, data["session"])
+    app_server.sign_in(phone, data["session"])
     phone.goto(f"{app_server.url}/t/{data['games'][-1]}/notify/")
     box = phone.get_by_test_id("notify-turn")
     box.wait_for()  # shown by push.js once the service worker is registered

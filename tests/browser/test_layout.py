@@ -20,6 +20,7 @@ from tests.browser.helpers import (
     LiveServer,
     frame,
     take_turn,
+    tap_fold,
     wait_new_version,
 )
 from tests.browser.helpers import SCREENSHOTS as SCREENSHOTS_DIR
@@ -29,6 +30,7 @@ from tests.browser.layout import (
     check_all_sizes,
     computer_table,
     freeze,
+    measure,
     still_phone,
     thaw,
 )
@@ -72,20 +74,10 @@ def _careful_turn(page: Any, share: float | None = None) -> None:
         if digits and int(digits) <= limit:
             call.click(timeout=3000)
         else:
-            page.locator(f"{bar} [data-act=fold]").click(timeout=3000)
-            # A new view may have made checking free meanwhile: fold as decided.
-            if page.locator("dialog.confirm").count():
-                page.locator("dialog.confirm .btn--danger").click(timeout=3000)
+            tap_fold(page)  # as decided, even if a new view made checking free meanwhile
         wait_new_version(page, before, timeout=20)  # the tap's answer is drawn
     except PlaywrightError:
         pass  # the view changed under the finger
-
-
-def _measure(page: Any, state: str, found: dict[str, Any]) -> None:
-    problems = check_all_sizes(page, state)
-    page.set_viewport_size({"width": 390, "height": 844})
-    if problems:
-        found[state] = problems
 
 
 def test_one_person_and_five_hard_computers_fit_every_size_in_every_state(
@@ -116,7 +108,7 @@ def test_one_person_and_five_hard_computers_fit_every_size_in_every_state(
             elif not new and state["waiting"] and "waiting" not in seen:
                 new.append("waiting")
         for name in new:
-            _measure(page, name, found)
+            measure(page, name, found)
             seen.add(name)
         if state["screen"] == "over":
             if seen | {"side-pots"} == wanted:
@@ -131,7 +123,7 @@ def test_one_person_and_five_hard_computers_fit_every_size_in_every_state(
         if state["turn"] and state["sheet"] and "bet-sheet" not in seen:
             page.locator("[data-open-bet-sheet]").click()
             page.locator("[data-bet-sheet]").wait_for()
-            _measure(page, "bet-sheet", found)
+            measure(page, "bet-sheet", found)
             seen.add("bet-sheet")
             page.locator("[data-bet-cancel]").click()
         thaw(page)
@@ -164,7 +156,7 @@ def test_every_table_size_fits_every_screen(
     page.get_by_test_id("action-bar").wait_for()
     freeze(page)
     found: dict[str, Any] = {}
-    _measure(page, f"{seats}-seats", found)
+    measure(page, f"{seats}-seats", found)
     assert not found, found
     assert not JS_ERRORS, JS_ERRORS
 
@@ -209,7 +201,7 @@ def test_r22_up_to_five_pots_and_a_long_result_fit_a_six_seat_table_at_every_siz
     }""", [html, f"{LONG_NAME} wins 2880 from the pot with Full house, aces full of eights"])
     assert page.locator("#pots > *").count() == pots
     found: dict[str, Any] = {}
-    _measure(page, f"pots-{pots}-{language}", found)
+    measure(page, f"pots-{pots}-{language}", found)
     assert not found, found
 
 
@@ -247,7 +239,7 @@ def test_pass_and_play_hand_off_side_pots_and_game_over_fit_every_size(
         elif state["turn"] and "pass-and-play-turn" not in seen:
             new = "pass-and-play-turn"
         if new:
-            _measure(page, new, found)
+            measure(page, new, found)
             seen.add(new)
         if new == "game-over-pass-and-play":
             if "side-pots" in seen:

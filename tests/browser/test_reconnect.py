@@ -25,21 +25,8 @@ from tests.browser.helpers import (
     start_computer_game,
     wait_connection,
 )
+from tests.browser.scripts import VISIBILITY
 from tests.helpers.servers import Server
-
-# document.visibilityState as the test says (a phone locked and unlocked), for the page's
-# own listeners: headless Chromium never hides a page by itself.
-_VISIBILITY = """
-(() => {
-  let state = "visible";
-  Object.defineProperty(Document.prototype, "visibilityState", { get: () => state });
-  Object.defineProperty(Document.prototype, "hidden", { get: () => state === "hidden" });
-  window.__setVisibility = (next) => {
-    state = next;
-    document.dispatchEvent(new Event("visibilitychange"));
-  };
-})();
-"""
 
 
 @pytest.fixture
@@ -141,7 +128,7 @@ def test_a_hidden_page_reconnects_the_moment_it_is_shown_again(
     own_server: Server, new_phone: Any
 ) -> None:
     phone = new_phone()
-    phone.context.add_init_script(_VISIBILITY)
+    phone.context.add_init_script(VISIBILITY)
     code = _start_computer_table(phone, own_server)
     phone.evaluate("() => window.__setVisibility('hidden')")  # the phone is locked
     own_server.stop()

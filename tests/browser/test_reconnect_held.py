@@ -15,17 +15,15 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browser.helpers import JS_ERRORS, LiveServer, frame, wait_connection
+from tests.browser.helpers import (
+    JS_ERRORS,
+    LiveServer,
+    frame,
+    start_computer_game,
+    wait_connection,
+)
+from tests.browser.scripts import OPENS
 from tests.browser.stalled import Relay
-
-_OPENS = """
-(() => {
-  window.__opens = [];
-  document.addEventListener("holdem:socket", (e) => {
-    if (e.detail && e.detail.state === "open") window.__opens.push(Date.now());
-  });
-})();
-"""
 
 
 @pytest.fixture
@@ -51,13 +49,11 @@ def test_a_try_held_by_a_server_coming_up_does_not_keep_the_page_from_being_live
     app_server: LiveServer, relay: Relay, new_phone: Any
 ) -> None:
     phone = new_phone()
-    phone.context.add_init_script(_OPENS)
-    phone.goto(relay.base + "/new/?mode=computer")
-    phone.fill("input[name=name]", "Asha")
-    phone.get_by_test_id("create-submit").click()
-    phone.get_by_test_id("action-bar").wait_for()  # our turn: the hand waits for us
+    phone.context.add_init_script(OPENS)
+    through_relay = LiveServer(relay.base, app_server.db_path)
+    # our turn: the hand waits for us
+    code = start_computer_game(phone, through_relay, "Asha", until="action-bar")
     wait_connection(phone, "open")
-    code = str(frame(phone)["code"])
     for _ in range(3):
         relay.down()
         wait_connection(phone, "closed")

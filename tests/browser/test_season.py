@@ -3,11 +3,7 @@ and in Nepali: drawn, axe clean, and no hole card but those shown at a showdown.
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,17 +21,7 @@ SIZES = {"phone": (360, 740), "desktop": (1280, 800)}
 
 
 def _seed(server: LiveServer, games: int = 3, hands: int = 30) -> dict[str, Any]:
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{server.db_path}", "DEBUG": "true"}
-    env.pop("REDIS_URL", None)
-    out = subprocess.run(
-        [sys.executable, "-m", "tests.browser.season_data", str(games), str(hands)],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
-    ).stdout
-    return dict(json.loads(out.strip().splitlines()[-1]))
-
-
-def _as_player(page: Any, server: LiveServer, session: str) -> None:
-    page.context.add_cookies([{"name": "sessionid", "value": session, "url": server.url}])
+    return server.seed("tests.browser.season_data", str(games), str(hands))
 
 
 def _cards(page: Any) -> set[str]:
@@ -47,7 +33,7 @@ def test_your_games_and_the_season_page_at_a_phones_size_and_a_desktops(
 ) -> None:
     data = _seed(app_server)
     phone = new_phone()
-    _as_player(phone, app_server, data["session"])
+    app_server.sign_in(phone, data["session"])
     for size, (width, height) in SIZES.items():
         phone.set_viewport_size({"width": width, "height": height})
         phone.goto(app_server.url + "/games/")

@@ -5,11 +5,6 @@ tournament's page shows the recap; and a running tournament's table links to its
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,27 +13,14 @@ from tests.browser.helpers import JS_ERRORS, LiveServer
 from tests.browser.layout import PHONE, SMALL, both_sizes
 
 pytestmark = pytest.mark.slow
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _seed(server: LiveServer) -> dict[str, Any]:
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{server.db_path}", "DEBUG": "true"}
-    env.pop("REDIS_URL", None)
-    out = subprocess.run(
-        [sys.executable, "-m", "tests.browser.tournament_data"],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True, timeout=600,
-    ).stdout
-    return dict(json.loads(out.strip().splitlines()[-1]))
 
 
 def test_a_finished_tournament_in_the_games_list_its_hands_its_recap_and_the_table_line(
     app_server: LiveServer, new_phone: Any
 ) -> None:
-    data = _seed(app_server)
+    data = app_server.seed("tests.browser.tournament_data")
     phone = new_phone()
-    phone.context.add_cookies(
-        [{"name": "sessionid", "value": data["session"], "url": app_server.url}]
-    )
+    app_server.sign_in(phone, data["session"])
     phone.goto(app_server.url + "/games/")
     phone.get_by_test_id("your-games").wait_for()
     lines = phone.locator("[data-kind=tournament]")

@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.actions import ActionKind
+from engine.actions import ActionKind, LegalActions
 from engine.cards import Card, new_deck, parse_cards
 from engine.game import Game, GameSettings
 from engine.hand import Hand, HandSettings
@@ -141,3 +141,34 @@ def fold_to_big_blind(game: Game) -> Hand:
         assert legal is not None
         game.act(legal.seat, ActionKind.CHECK if legal.can_check else ActionKind.FOLD)
     return hand
+
+
+def random_pick(
+    legal: LegalActions, roll: float, raise_below: float, fold_below: float
+) -> tuple[ActionKind, int | None]:
+    """A random legal action from one ``roll`` in [0, 1): a bet or raise to the least allowed
+    below ``raise_below``, a fold facing a bet below ``fold_below``, else a check or a call."""
+    if legal.bet_or_raise is not None and legal.min_to is not None and roll < raise_below:
+        return legal.bet_or_raise, legal.min_to
+    if legal.call and roll < fold_below:
+        return ActionKind.FOLD, None
+    return (ActionKind.CHECK if legal.can_check else ActionKind.CALL), None
+
+
+def random_hand(game: Game, rng: random.Random, raise_below: float, fold_below: float) -> Hand:
+    """The next hand of ``game`` dealt from ``rng`` and played out by ``random_pick``."""
+    hand = game.start_hand(seed=rng.getrandbits(64))
+    while not hand.finished:
+        legal = hand.legal_actions()
+        assert legal is not None
+        game.act(legal.seat, *random_pick(legal, rng.random(), raise_below, fold_below))
+    return hand
+
+
+def legal_now(game: Game) -> LegalActions:
+    """What the seat to act in ``game``'s running hand may do."""
+    hand = game.hand
+    assert hand is not None
+    legal = hand.legal_actions()
+    assert legal is not None
+    return legal

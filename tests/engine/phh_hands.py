@@ -7,6 +7,8 @@ import json
 import random
 import warnings
 from collections import defaultdict, deque
+from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 from pokerkit import HandHistory, State
 
@@ -131,27 +133,43 @@ def r24_odd_chip_splits(hand: Hand) -> tuple[set[int], int]:
     return seats, odd
 
 
-def compare_with_pokerkit(hand: Hand, text: str) -> str:
-    """'skipped', 'adapted' or 'strict'; fails when PokerKit disagrees outside the list."""
-    if r9_short_big_blind(hand) or r12_equal_blinds_heads_up(hand):
-        return "skipped"
-    if r16_raise_after_short_all_ins(hand):
-        return "skipped"
-    ours = our_stacks(hand)
-    theirs = pokerkit_final_stacks(text)
+K = TypeVar("K")  # how a player is known: a place in the PHH order, a name
+
+
+def pokerkit_differs(hand: Hand) -> bool:
+    """A hand whose rules PokerKit plays otherwise (R9, R12, R16): not compared."""
+    return (r9_short_big_blind(hand) or r12_equal_blinds_heads_up(hand)
+            or r16_raise_after_short_all_ins(hand))
+
+
+def stacks_agree(
+    hand: Hand, ours: Mapping[K, int], theirs: Mapping[K, int], key: Callable[[int], K],
+    text: str,
+) -> str:
+    """'strict' when PokerKit's final stacks are ours; else 'adapted': they differ only for the
+    players (``key`` of their seat) sharing a pot with odd chips (R24), by no more than those
+    chips, and add up to the same between them. Fails otherwise."""
     split, odd = r24_odd_chip_splits(hand)
     if not split:
         assert theirs == ours, text
         return "strict"
-    order = phh_order(hand)
-    inside = [k for k, seat in enumerate(order) if seat in split]
-    for k in range(len(order)):
+    inside = {key(seat) for seat in split}
+    for k in ours:
         if k not in inside:
             assert theirs[k] == ours[k], text
         else:
             assert abs(theirs[k] - ours[k]) <= odd, text
     assert sum(theirs[k] for k in inside) == sum(ours[k] for k in inside), text
     return "adapted"
+
+
+def compare_with_pokerkit(hand: Hand, text: str) -> str:
+    """'skipped', 'adapted' or 'strict'; fails when PokerKit disagrees outside the list."""
+    if pokerkit_differs(hand):
+        return "skipped"
+    ours = dict(enumerate(our_stacks(hand)))
+    theirs = dict(enumerate(pokerkit_final_stacks(text)))
+    return stacks_agree(hand, ours, theirs, phh_order(hand).index, text)
 
 
 # ------------------------------------------------------------------------------ reader

@@ -49,13 +49,7 @@ from engine.game import Game, GameSettings
 from engine.hand import Hand
 from engine.history import hand_record, replay
 from tests.engine.helpers import check_down, make_hand, play
-from tests.engine.phh_hands import (
-    compare_with_pokerkit,
-    r9_short_big_blind,
-    r12_equal_blinds_heads_up,
-    r16_raise_after_short_all_ins,
-    r24_odd_chip_splits,
-)
+from tests.engine.phh_hands import compare_with_pokerkit, pokerkit_differs, stacks_agree
 from tests.engine.pokerstars import (
     Parsed,
     parse,
@@ -186,25 +180,11 @@ def pokerkit_stars_stacks(text: str) -> dict[str, int]:
 
 def compare_stars_with_pokerkit(hand: Hand, text: str) -> str:
     """Like ``compare_with_pokerkit`` for the PokerStars text; skips the same hands."""
-    if r9_short_big_blind(hand) or r12_equal_blinds_heads_up(hand):
-        return "skipped"
-    if r16_raise_after_short_all_ins(hand):
+    if pokerkit_differs(hand):
         return "skipped"
     names = export_names(hand.seats, NAMES)
     ours = {names[seat]: chips for seat, chips in hand.final_stacks.items()}
-    theirs = pokerkit_stars_stacks(text)
-    split, odd = r24_odd_chip_splits(hand)
-    if not split:
-        assert theirs == ours, text
-        return "strict"
-    inside = {names[seat] for seat in split}
-    for name in ours:
-        if name not in inside:
-            assert theirs[name] == ours[name], text
-        else:
-            assert abs(theirs[name] - ours[name]) <= odd, text
-    assert sum(theirs[n] for n in inside) == sum(ours[n] for n in inside), text
-    return "adapted"
+    return stacks_agree(hand, ours, pokerkit_stars_stacks(text), names.__getitem__, text)
 
 
 # ------------------------------------------------------------------------------ random tests

@@ -9,14 +9,12 @@ import random
 import pytest
 
 from engine.game import Game, GameSettings
+from tests.engine.helpers import legal_now
 
 
 def _step(game: Game, rng: random.Random) -> tuple[int, str, int | None]:
     """A random legal action for the seat to act (bets, raises, all ins, folds, calls)."""
-    hand = game.hand
-    assert hand is not None
-    legal = hand.legal_actions()
-    assert legal is not None
+    legal = legal_now(game)
     r = rng.random()
     if legal.bet_or_raise is not None and legal.min_to is not None and r < 0.2:
         to = rng.randint(legal.min_to, legal.max_to or legal.min_to)

@@ -19,6 +19,7 @@ from typing import Any
 
 from tests.ha import writer
 from tests.ha.patroni_cluster import DATABASE, Cluster, Node, Samples, http_get, wait_for
+from tests.helpers.servers import stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "benchmarks" / "out" / "ha"  # figures and logs (not committed)
@@ -80,12 +81,7 @@ class Writer:
 
     def stop(self) -> None:
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+            stop_process(self.process, 30)
 
     def finish(self, timeout: float) -> None:
         self.process.wait(timeout)

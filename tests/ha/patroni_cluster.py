@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.helpers.servers import stop_process
+
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 PATRONI = "/usr/bin/patroni"
 ETCD = "/usr/bin/etcd"
@@ -145,12 +147,7 @@ class Process:
         if not self.alive:
             return
         assert self.popen is not None
-        self.popen.send_signal(number)
-        try:
-            self.popen.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.popen.kill()
-            self.popen.wait(10)
+        stop_process(self.popen, timeout, number)
 
 
 @dataclass

@@ -53,6 +53,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def stop_process(
+    process: subprocess.Popen[bytes], timeout: float, number: int = signal.SIGTERM
+) -> int:
+    """Signal ``process`` (SIGTERM unless told) and wait ``timeout`` seconds for it to exit,
+    then SIGKILL it; its exit status."""
+    process.send_signal(number)
+    try:
+        return process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        return process.wait(10)
+
+
 def manage(env: dict[str, str], *args: str) -> str:
     """``manage.py`` with exactly ``env``; its output (a failure shows its error's end)."""
     done = subprocess.run(

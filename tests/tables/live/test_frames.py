@@ -20,15 +20,13 @@ from tables.draw.hand_names import hand_name
 from tables.live import screens
 from tables.live.frames import FrameOptions
 from tables.live.perspective import PassState, perspective
+from tests.engine.helpers import legal_now
 from tests.tables.helpers import allowed_cards, leaked_cards
 from tests.tables.helpers.frames import PERSONS, draw, snapshot_of
 
 
 def passive(game: Game) -> None:
-    hand = game.hand
-    assert hand is not None
-    legal = hand.legal_actions()
-    assert legal is not None
+    legal = legal_now(game)
     game.act(legal.seat, "check" if legal.can_check else "call")
 
 

@@ -24,6 +24,7 @@ from tables import claims, clock
 from tables.models import Group, GroupGame, Hand, ModerationAction, Seat, Table
 from tables.read.statistics import results
 from tables.write import groups, play
+from tests.engine.helpers import random_pick
 from tests.tables.helpers import client_lobby, game_of, leaked_cards
 
 pytestmark = pytest.mark.django_db
@@ -52,12 +53,7 @@ def _play(table_id: int, phones: list[Client], rng: random.Random) -> Table:
         assert hand is not None
         legal = hand.legal_actions()
         assert legal is not None
-        roll = rng.random()
-        kind, amount = ("check" if legal.can_check else "call"), None
-        if legal.bet_or_raise is not None and legal.min_to is not None and roll < 0.15:
-            kind, amount = legal.bet_or_raise.value, legal.min_to
-        elif legal.call and roll < 0.35:
-            kind = "fold"
+        kind, amount = random_pick(legal, rng.random(), 0.15, 0.35)
         play.act(table_id, hashes[legal.seat], kind=kind, amount=amount,
                  version=table.version, action_id=play.random_action_id())
     raise AssertionError("the game did not end")

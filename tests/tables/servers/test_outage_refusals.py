@@ -14,9 +14,6 @@ before the layer's subscriber connection is made again) is run 50 times."""
 from __future__ import annotations
 
 import asyncio
-import logging
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,6 +24,7 @@ from config.channel_layers import channel_layers
 from tables.models import Table
 from tables.write import lobby as lobby_flows
 from tables.write.announce import group_name, tell
+from tests.helpers.logs import AppLog
 from tests.helpers.outage import DatabaseOutage
 from tests.helpers.servers import RedisServer, free_port
 from tests.tables.helpers import Frame, Phone, phone_of
@@ -34,20 +32,8 @@ from tests.tables.helpers.driver import Driver, Person, build
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
+AWAY = "the channel layer is away"  # the guard's line: a channel-layer call skipped
 NEPALI_SAVING = "टेबलले बिस्तारै सुरक्षित गर्दैछ; एकछिनपछि फेरि प्रयास गर्नुहोस्।"
-
-
-@pytest.fixture
-def own_redis(settings: Any, tmp_path: Path) -> Iterator[RedisServer]:
-    """A redis-server of the test's own as the channel layer, for the test to stop and start;
-    stopped however the test ends."""
-    redis = RedisServer(tmp_path)
-    redis.start()
-    try:
-        settings.CHANNEL_LAYERS = channel_layers(redis.url, prefix="outage")
-        yield redis
-    finally:
-        redis.stop()
 
 
 @pytest.fixture
@@ -57,40 +43,6 @@ def layer_away(settings: Any) -> None:
     settings.CHANNEL_LAYERS = channel_layers(
         f"redis://127.0.0.1:{free_port()}/0", prefix="away"
     )
-
-
-class _Lines(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-    def skipped(self) -> list[str]:
-        """The guard's lines: a channel-layer call skipped."""
-        return [r.getMessage() for r in self.records
-                if r.levelno >= logging.WARNING and "the channel layer is away" in r.getMessage()]
-
-    def tracebacks(self) -> list[str]:
-        return [r.getMessage() for r in self.records if r.exc_info]
-
-
-@pytest.fixture
-def lines() -> Iterator[_Lines]:
-    """Every log record of the app (its "tables" logger does not propagate) and of the rest
-    (channels-redis logs on the root's handlers), warnings and tracebacks above all."""
-    import config.asgi  # noqa: F401  # sets logging up (once): after it, not over the handler
-
-    handler = _Lines()
-    loggers = [logging.getLogger("tables"), logging.getLogger()]
-    for logger in loggers:
-        logger.addHandler(handler)
-    try:
-        yield handler
-    finally:
-        for logger in loggers:
-            logger.removeHandler(handler)
 
 
 async def _at_a_turn() -> tuple[Driver, Person, Frame]:
@@ -234,10 +186,10 @@ async def test_a_phone_that_missed_a_change_while_redis_was_away_is_drawn_it_whe
     await driver.close()
 
 
-def _one_skipped(lines: _Lines, where: str, what: str) -> None:
+def _one_skipped(lines: AppLog, where: str, what: str) -> None:
     """Exactly one line logged for the layer away, naming the table ("table <code>", or its
     group "table.<id>") and what was skipped, and no traceback anywhere."""
-    skipped = lines.skipped()
+    skipped = lines.warnings(AWAY)
     assert len(skipped) == 1, skipped
     assert skipped[0].startswith(f"{where}: {what} skipped, the channel layer is away ("), \
         skipped[0]
@@ -247,7 +199,7 @@ def _one_skipped(lines: _Lines, where: str, what: str) -> None:
 
 
 async def test_a_phone_joining_while_the_channel_layer_is_away_is_drawn_and_leaves_cleanly(
-    layer_away: None, lines: _Lines,
+    layer_away: None, lines: AppLog,
 ) -> None:
     """Its own channel made, its group not joined: drawn all the same, answered when it asks
     (joining again on its ping, skipped again), and it leaves without a word."""
@@ -260,13 +212,13 @@ async def test_a_phone_joining_while_the_channel_layer_is_away_is_drawn_and_leav
     assert await phone.quiet()
     _one_skipped(lines, f"table {code}", "joining again")
     await phone.close()
-    assert lines.skipped() == [] and lines.tracebacks() == []
+    assert lines.warnings(AWAY) == [] and lines.tracebacks() == []
     await driver.close()
     await get_channel_layer().flush()
 
 
 async def test_a_change_announced_while_the_channel_layer_is_away_is_one_line(
-    settings: Any, lines: _Lines,
+    settings: Any, lines: AppLog,
 ) -> None:
     """Committed, not announced: the acting phone is drawn it (the others catch up when they
     ask), its socket stays open, one line for the consumer's message and one for a view's."""
@@ -288,7 +240,7 @@ async def test_a_change_announced_while_the_channel_layer_is_away_is_one_line(
 
 @pytest.mark.services
 async def test_a_phone_leaving_while_redis_is_away_lets_go(
-    own_redis: RedisServer, lines: _Lines,
+    own_redis: RedisServer, lines: AppLog,
 ) -> None:
     """The last phone of a table leaving with Redis stopped: no error, one line, and the layer
     holds nothing of the table or its phones (the server forgot them with the connection; not
@@ -311,7 +263,7 @@ async def test_a_phone_leaving_while_redis_is_away_lets_go(
 
 @pytest.mark.services
 async def test_phones_leaving_and_joining_as_redis_comes_back_raise_nothing_50_times(
-    own_redis: RedisServer, lines: _Lines,
+    own_redis: RedisServer, lines: AppLog,
 ) -> None:
     """The race behind a flaky run (a phone leaving raised ConnectionError about one time in
     six): Redis restarts, and the table's two phones leave at once, before the layer's

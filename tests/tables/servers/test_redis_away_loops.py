@@ -11,21 +11,17 @@ The change made while Redis is away is the table clock's (a turn's time running 
 from __future__ import annotations
 
 import asyncio
-import logging
-from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
-from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
-from config.channel_layers import channel_layers
 from tables import clock
 from tables.models import Table
 from tables.write import lobby as lobby_flows
+from tests.helpers.logs import AppLog
 from tests.helpers.servers import RedisServer
 from tests.tables.helpers import Phone
 from tests.tables.helpers.driver import Driver, build
@@ -35,47 +31,8 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True), pyt
 ROUNDS = 50
 
 
-@pytest.fixture
-def own_redis(settings: Any, tmp_path: Path) -> Iterator[RedisServer]:
-    redis = RedisServer(tmp_path)
-    redis.start()
-    try:
-        settings.CHANNEL_LAYERS = channel_layers(redis.url, prefix="loops")
-        yield redis
-    finally:
-        redis.stop()
-
-
-class _Lines(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-    def skipped(self, what: str) -> int:
-        return sum(1 for r in self.records
-                   if r.levelno >= logging.WARNING and f"{what} skipped, the channel layer is "
-                   f"away" in r.getMessage())
-
-    def tracebacks(self) -> list[str]:
-        return [r.getMessage() for r in self.records if r.exc_info]
-
-
-@pytest.fixture
-def lines() -> Iterator[_Lines]:
-    import config.asgi  # noqa: F401  # sets logging up (once): after it, not over the handler
-
-    handler = _Lines()
-    loggers = [logging.getLogger("tables"), logging.getLogger()]
-    for logger in loggers:
-        logger.addHandler(handler)
-    try:
-        yield handler
-    finally:
-        for logger in loggers:
-            logger.removeHandler(handler)
+def _skipped(lines: AppLog, what: str) -> int:
+    return len(lines.warnings(f"{what} skipped, the channel layer is away"))
 
 
 async def _tick(table_id: int) -> int:
@@ -106,7 +63,7 @@ def _layer_holds_nothing() -> None:
 
 
 async def test_a_phone_joining_while_redis_is_away_is_drawn_the_table_when_it_is_back(
-    own_redis: RedisServer, lines: _Lines,
+    own_redis: RedisServer, lines: AppLog,
 ) -> None:
     """Joined (its own channel and its group not subscribed: one line), then the table
     changes unannounced (one line); Redis back, the phone is drawn that version unasked."""
@@ -120,15 +77,15 @@ async def test_a_phone_joining_while_redis_is_away_is_drawn_the_table_when_it_is
         own_redis.start()
         assert (await phone.until_version(now, timeout=30)).version == now
         await phone.close()
-    assert lines.skipped("joining") == ROUNDS
-    assert lines.skipped("announcing table.changed") == ROUNDS
+    assert _skipped(lines, "joining") == ROUNDS
+    assert _skipped(lines, "announcing table.changed") == ROUNDS
     assert lines.tracebacks() == []
     _layer_holds_nothing()
     await get_channel_layer().flush()
 
 
 async def test_a_phone_leaving_while_redis_is_away_lets_go_and_the_next_one_hears(
-    own_redis: RedisServer, lines: _Lines,
+    own_redis: RedisServer, lines: AppLog,
 ) -> None:
     """Redis stops under a joined phone, which leaves (at once, or once the layer has seen
     the connection go): it lets go, the layer keeps nothing of it; Redis back, the next
@@ -146,7 +103,7 @@ async def test_a_phone_leaving_while_redis_is_away_lets_go_and_the_next_one_hear
         await phone.close()
         _layer_holds_nothing()
         own_redis.start()
-    assert lines.skipped("leaving") <= ROUNDS
+    assert _skipped(lines, "leaving") <= ROUNDS
     phone = Phone(driver.table.code, keys[0])
     await phone.connect()
     now = await _tick(driver.table.id)
@@ -157,7 +114,7 @@ async def test_a_phone_leaving_while_redis_is_away_lets_go_and_the_next_one_hear
 
 
 async def test_a_change_announced_while_redis_is_away_reaches_every_phone_when_it_is_back(
-    own_redis: RedisServer, lines: _Lines,
+    own_redis: RedisServer, lines: AppLog,
 ) -> None:
     """Both phones joined; Redis stops, the clock changes the table (its announcement
     skipped: one line, the tick itself goes on); Redis back, both phones are drawn the
@@ -172,7 +129,7 @@ async def test_a_change_announced_while_redis_is_away_reaches_every_phone_when_i
         own_redis.start()
         for phone in phones:
             assert (await phone.until_version(now, timeout=30)).version == now
-    assert lines.skipped("announcing table.changed") == ROUNDS
+    assert _skipped(lines, "announcing table.changed") == ROUNDS
     assert lines.tracebacks() == []
     for phone in phones:
         await phone.close()

@@ -9,7 +9,6 @@ printed."""
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from collections.abc import Iterator
 from datetime import timedelta
@@ -26,6 +25,7 @@ from config.channel_layers import channel_layers, sentinel_hosts
 from tables import clock
 from tables.models import Table
 from tables.write import lobby as lobby_flows
+from tests.helpers.logs import AppLog
 from tests.helpers.sentinel_redis import MASTER_NAME, SentinelRedis
 from tests.tables.helpers import Phone
 from tests.tables.helpers.driver import build
@@ -46,31 +46,6 @@ def failing_over(settings: Any, tmp_path: Path) -> Iterator[SentinelRedis]:
         redis.stop()
 
 
-class _Tracebacks(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.found: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if record.exc_info:
-            self.found.append(record.getMessage())
-
-
-@pytest.fixture
-def tracebacks() -> Iterator[list[str]]:
-    import config.asgi  # noqa: F401  # sets logging up (once): after it, not over the handler
-
-    handler = _Tracebacks()
-    loggers = [logging.getLogger("tables"), logging.getLogger()]
-    for logger in loggers:
-        logger.addHandler(handler)
-    try:
-        yield handler.found
-    finally:
-        for logger in loggers:
-            logger.removeHandler(handler)
-
-
 async def _tick(table_id: int) -> int:
     """The table clock fires the table's deadline; the table's new version."""
     fired = await database_sync_to_async(clock.tick)(timezone.now() + timedelta(seconds=120))
@@ -82,7 +57,7 @@ async def _tick(table_id: int) -> int:
 
 @pytest.mark.parametrize("death", ["killed", "frozen"])
 async def test_the_master_dead_the_replica_promoted_every_phone_is_drawn_what_it_missed(
-    failing_over: SentinelRedis, tracebacks: list[str], death: str,
+    failing_over: SentinelRedis, lines: AppLog, death: str,
 ) -> None:
     driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3),
                          watchers=1)
@@ -106,7 +81,7 @@ async def test_the_master_dead_the_replica_promoted_every_phone_is_drawn_what_it
     assert (await newcomer.until_version(latest, timeout=30)).version == latest
     # /healthz asks the new master through the Sentinels.
     assert (await database_sync_to_async(Client().get)("/healthz")).status_code == 200
-    assert tracebacks == []
+    assert lines.tracebacks() == []
     for phone in [*phones, newcomer]:
         await phone.close()
     await get_channel_layer().flush()
