@@ -56,8 +56,11 @@ def tick(now: datetime | None = None, *, held: bool = False) -> int:
         except Busy:
             continue  # another process is on it
         except Exception:
-            # One broken table must not stop the clock for the others: log, retry later.
+            # One broken table must not stop the clock for the others: log, retry later (from
+            # the database: a version held here is not tried again; the table may be gone).
             log.exception("the deadline of table %s failed", table_id)
+            if held:
+                _moved_on(table_id, version, codes[table_id])
             Table.objects.filter(pk=table_id, version=version).update(
                 next_deadline=timezone.now() + timedelta(seconds=5)
             )

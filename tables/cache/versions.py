@@ -266,6 +266,13 @@ def derive(
     return _keep(_build(table, list(held.seat_rows), game))
 
 
+def forget_all() -> None:
+    """Forget every version held here (a test starts with none: its database is new)."""
+    with _snapshot_lock:
+        _snapshots.clear()
+        _versions_kept.clear()
+
+
 def newest(table_id: int) -> Snapshot | None:
     """The newest version of this table this process holds (it may be behind the database)."""
     with _snapshot_lock:

@@ -9,6 +9,7 @@ import pytest
 from django.conf import LazySettings
 from django.db import connections
 
+from tables import cache
 from tests.tables.helpers import NewPhone, assert_chips_conserved, new_session
 
 # Connections opened by the websocket consumers' worker thread close after each use, so the
@@ -24,6 +25,14 @@ def fast_clock(settings: LazySettings) -> None:
     settings.TABLES_NEXT_HAND_PAUSE = 0.0
     settings.TABLES_CLOCK_IN_SERVER = False
     settings.TABLES_SEED = "tests"
+
+
+@pytest.fixture(autouse=True)
+def nothing_held() -> None:
+    """Each test starts with no table version held in this process (an earlier test's tables
+    are gone, and SQLite gives their ids to new ones): the clock's held deadlines are this
+    test's own."""
+    cache.forget_all()
 
 
 @pytest.fixture(autouse=True)

@@ -43,10 +43,12 @@ def _over_count(table: Table, seat: int) -> int:
 
 def test_game_over_counts_the_hands_the_recap_counts_when_the_host_ends_mid_hand() -> None:
     table, sessions = seat_people_now([["Asha"], ["Bikash"]], lobby.TableSettings(seat_count=4))
-    # Time-outs and computer players until hand 3 is being played.
+    # Time-outs and computer players until hand 3 is being played (a deadline of any kind: the
+    # people may be away by then, their turns taken at once).
     for _ in range(2000):
         table.refresh_from_db()
-        if game_of(table).hand_number >= 3 and table.deadline_kind == Table.Deadline.TURN:
+        game = game_of(table)
+        if game.hand_number >= 3 and game.hand is not None and game.hand_running:
             break
         clock.fire(table.id, table.version, table.next_deadline)
     running = game_of(table).hand_number

@@ -105,3 +105,17 @@ def test_a_table_resumed_by_hand_fires_from_the_databases_row_not_the_held_one()
     assert clock.tick(later, held=True) == 0  # the held version is paused: nothing fires
     assert clock.tick(later) == 1
     assert Table.objects.get(pk=row.id).version == row.version + 1
+
+
+def test_a_held_table_that_is_gone_is_logged_once_and_not_tried_again_from_memory(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    row = _computer_turn()
+    assert row.next_deadline is not None
+    Table.objects.filter(pk=row.id).delete()  # deleted by staff while this process held it
+    later = row.next_deadline + timedelta(seconds=0.1)
+    with caplog.at_level("ERROR", logger="tables.clock"):
+        assert clock.tick(later, held=True) == 0
+        assert clock.tick(later, held=True) == 0
+    failed = [r for r in caplog.records if "failed" in r.getMessage()]
+    assert len(failed) == 1  # the second look found nothing to fire in memory
