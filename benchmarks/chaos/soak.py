@@ -113,6 +113,9 @@ async def play(stack: Stack, tables: list[dict[str, Any]], args: argparse.Namesp
             versions = await asyncio.to_thread(read_versions, stack)
             recorder.add("snapshot", t=recorder.at(end), versions=versions)
             print(f"          {detail}", flush=True)
+            settled = await asyncio.to_thread(faults.settle, stack, fault)
+            if settled:
+                print(f"          {settled}", flush=True)
 
     async def drops() -> None:
         # Every minute, 5% of the sockets drop (half of them right after an action).
@@ -270,9 +273,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--turn-seconds", type=int, default=12)
     p.add_argument("--faults", nargs="+", choices=faults.KINDS + faults.PATRONI_KINDS,
                    default=list(faults.KINDS), help="default: every kind (with --patroni: "
-                   "pg_failover in place of pg_fast and pg_immediate)")
+                   "pg_failover in place of pg_fast and pg_immediate, redis_failover in place "
+                   "of redis_stop, and etcd_stop)")
     p.add_argument("--patroni", action="store_true",
-                   help="PostgreSQL as a primary and a synchronous standby under Patroni")
+                   help="PostgreSQL as a primary and a synchronous standby under Patroni (three "
+                        "etcd members), Redis as a master, a replica and three Sentinels")
     p.add_argument("--first-fault", type=float, default=15.0,
                    help="seconds of play before the first fault")
     p.add_argument("--drop-share", type=float, default=0.05,
