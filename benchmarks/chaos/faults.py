@@ -16,8 +16,9 @@ action): see ``drops``.
   Daphne restarted in turn with TABLES_CLOCK_IN_SERVER=false: no deadline fires), then in one
   (``manage.py runclock``) for 10 to 30 s, then in every process again;
 - ``pg_failover`` (only with ``--patroni``, in place of the two above on PostgreSQL): SIGKILL
-  to the primary's postmaster; Patroni promotes the synchronous standby, and the old primary
-  comes back as its standby (pg_rewind). Once a soak.
+  to the primary's postmaster; Patroni promotes the synchronous standby (the fault ends there:
+  the tables' versions are read then), and the old primary comes back as its standby
+  (pg_rewind, waited for by ``settle``). Once a soak.
 - ``redis_failover`` (only with ``--patroni``, in place of ``redis_stop``): SIGKILL to the
   Redis master; a Sentinel promotes the replica (the fault ends there: the tables' versions are
   read then, and every phone must show them within 3 s), then the old master is started again
@@ -26,7 +27,9 @@ action): see ``drops``.
   three members left: Patroni renews its leader key through them; no failover should follow),
   then started again until it is healthy. Once a soak.
 
-A fault's window is from its first act to the moment everything is back (ports accepting).
+A fault's window is from its first act to the moment everything is back (ports accepting), or
+for a failover to the promotion (what ``settle`` waits for after it, a server coming back as
+the copy, is outside the window: the app must not notice it).
 """
 
 from __future__ import annotations
@@ -189,7 +192,10 @@ def inject(stack: Stack, fault: Planned) -> tuple[float, float, str]:
 
 def settle(stack: Stack, fault: Planned) -> str:
     """What a fault leaves to do once the soak has read the tables' versions at its end (the
-    old Redis master back as the replica); what was done ("" for nothing)."""
+    old Redis master back as the replica, the old PostgreSQL primary back as the standby); what
+    was done ("" for nothing)."""
     if fault.kind == "redis_failover" and isinstance(stack.redis, SentinelRedisService):
         return stack.redis.settle()
+    if fault.kind == "pg_failover" and isinstance(stack.postgres, PatroniPostgres):
+        return stack.postgres.settle()
     return ""

@@ -6,9 +6,9 @@ interface of the stack's Redis ``Service``). The app's DATABASE_URL names both P
 servers (``target_session_attrs=read-write``); REDIS_SENTINELS names the Sentinels.
 
 Their faults (benchmarks/chaos/faults.py): ``pg_failover`` (the primary's postmaster killed,
-the standby promoted, the old primary back as the standby), ``redis_failover`` (the Redis master
-killed, a Sentinel promotes the replica, the old master started again comes back as its
-replica) and ``etcd_stop`` (the etcd leader stopped, then started again: Patroni goes on with
+the standby promoted; then the old primary back as the standby), ``redis_failover`` (the
+Redis master killed, a Sentinel promotes the replica; then the old master, started again, back
+as its replica) and ``etcd_stop`` (the etcd leader stopped, then started again: Patroni goes on with
 the two members left; no failover should follow).
 
 Ports: PostgreSQL from 5460, etcd from 2410, Patroni's REST API from 8030, Redis and its
@@ -22,7 +22,7 @@ import signal
 import time
 from pathlib import Path
 
-from tests.ha.patroni_cluster import Cluster
+from tests.ha.patroni_cluster import Cluster, Node, http_get, wait_for
 from tests.tables.sentinel_redis import MASTER_NAME, SentinelRedis
 
 DATABASE = "holdem_chaos"
@@ -34,6 +34,7 @@ class PatroniPostgres:
     def __init__(self, folder: Path) -> None:
         self.cluster = Cluster(folder, database=None, max_connections=200, fsync=False,
                                etcd_members=3, first_ports=FIRST_PORTS)
+        self.killed: tuple[Node, float] | None = None  # pg_failover's, until settled
 
     @property
     def port(self) -> int:
@@ -61,7 +62,30 @@ class PatroniPostgres:
         raise NotImplementedError("pg_fast and pg_immediate are for the soak without --patroni")
 
     def fail_over(self) -> tuple[float, float, str]:
-        return self.cluster.fail_over()
+        """SIGKILL to the primary's postmaster, until Patroni has promoted the standby: (the
+        kill, the promotion) in time.monotonic(), and what happened. ``settle()`` waits for the
+        old primary to come back as the synchronous standby (after the soak has read the
+        tables' versions at the promotion)."""
+        primary = self.cluster.primary()
+        assert primary is not None, "no primary"
+        standby = self.cluster.other(primary)
+        killed = self.cluster.kill_postmaster(primary)
+        promoted = float(wait_for("the standby promoted",
+                                  lambda: standby.role() == "primary" and time.monotonic(), 180,
+                                  step=0.05))
+        self.killed = (primary, killed)
+        return killed, promoted, (
+            f"{primary.name} killed, {standby.name} primary after {promoted - killed:.1f} s")
+
+    def settle(self) -> str:
+        """The old primary back as the synchronous standby (pg_rewind), waited for."""
+        if self.killed is None:
+            return ""
+        (old, killed), self.killed = self.killed, None
+        back = float(wait_for("the old primary back as the synchronous standby",
+                              lambda: http_get(f"{old.rest}/sync", timeout=1)[0] == 200
+                              and time.monotonic(), 180))
+        return f"{old.name} its synchronous standby after {back - killed:.1f} s"
 
     def stop_etcd(self, seconds: float) -> tuple[float, float, str]:
         """The etcd leader stopped for ``seconds``, then started again until it is healthy:

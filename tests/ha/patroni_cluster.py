@@ -65,6 +65,9 @@ def port_from(first: int, taken: set[int]) -> int:
         if port in taken:
             continue
         with socket.socket() as probe:
+            # as the servers bind (etcd, PostgreSQL, Redis): a port whose last connections
+            # are still in TIME_WAIT is free for them, and so for us
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 probe.bind(("127.0.0.1", port))
             except OSError:
