@@ -210,8 +210,14 @@ def soak(args: argparse.Namespace) -> tuple[checker.Report, Path]:
     database_path = OUT / f"database-{args.seed}-{stamp}.json"
     folder = Path(tempfile.mkdtemp(prefix="holdem-chaos-"))
     os.chmod(folder, 0o755)  # the postgres user goes through it to its cluster
-    stack = Stack(folder, next_hand_pause=args.next_hand_pause, bot_pause=args.bot_pause,
-                  patroni=args.patroni)
+    try:
+        stack = Stack(folder, next_hand_pause=args.next_hand_pause, bot_pause=args.bot_pause,
+                      patroni=args.patroni)
+    except BaseException:  # no port free, say: nothing started, the folder goes
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     two_primaries: list[float] = []
     recorder = Recorder(record_path)
     recorder.add("stack", ports=[stack.postgres.port, stack.redis_port, stack.https, stack.http,
