@@ -199,15 +199,22 @@ def primaries(stack: Stack) -> Sampler | None:
     return sampler
 
 
+def out_paths(seed: int, patroni: bool) -> tuple[Path, Path, Path]:
+    """The record's, the database's and the report's files. The mode and the process are in
+    the names beside the seed and the second: CI starts the plain soak and the failover soak
+    in the same second with the same seed, and two writers in one record corrupt it."""
+    stamp = f"{seed}-{time.strftime('%Y%m%d-%H%M%S')}{'-patroni' if patroni else ''}-{os.getpid()}"
+    return (OUT / f"record-{stamp}.jsonl", OUT / f"database-{stamp}.json",
+            OUT / f"report-{stamp}.txt")
+
+
 def soak(args: argparse.Namespace) -> tuple[checker.Report, Path]:
     """The whole soak (stack up, play with the faults, stack down, check): the checker's report
     and the record's path. Everything started is stopped, whatever happens."""
     if not 0 < args.minutes <= MAX_MINUTES:
         raise SystemExit(f"--minutes: more than 0, at most {MAX_MINUTES:.0f}")
     OUT.mkdir(parents=True, exist_ok=True)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    record_path = OUT / f"record-{args.seed}-{stamp}.jsonl"
-    database_path = OUT / f"database-{args.seed}-{stamp}.json"
+    record_path, database_path, saved = out_paths(args.seed, args.patroni)
     folder = Path(tempfile.mkdtemp(prefix="holdem-chaos-"))
     os.chmod(folder, 0o755)  # the postgres user goes through it to its cluster
     try:
@@ -262,7 +269,6 @@ def soak(args: argparse.Namespace) -> tuple[checker.Report, Path]:
         report.add("split_brain", None, None, None, f"two primaries at {moment:.1f}")
     text = summary(report, args)
     print(text)
-    saved = OUT / f"report-{args.seed}-{stamp}.txt"
     saved.write_text(text + "\n" + json.dumps(report.figures, indent=1) + "\n")
     print(f"record: {record_path.relative_to(ROOT)}; database: "
           f"{database_path.relative_to(ROOT)}; report: {saved.relative_to(ROOT)}"
