@@ -12,8 +12,8 @@ as its replica) and ``etcd_stop`` (the etcd leader stopped, then started again: 
 the two members left; no failover should follow).
 
 Ports: PostgreSQL from 5460, etcd from 2410, Patroni's REST API from 8030, Redis and its
-Sentinels 6400 to 6404 (not tests/ha's nor tests/tables/test_redis_failover.py's, which may run
-beside).
+Sentinels 6400 to 6404 or the next five free ones up to 6419 (not tests/ha's nor
+tests/tables/test_redis_failover.py's, which may run beside).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import signal
 import time
 from pathlib import Path
 
-from tests.ha.patroni_cluster import Cluster, Node, http_get, wait_for
+from tests.ha.patroni_cluster import Cluster, Node, http_get, port_from, wait_for
 from tests.tables.sentinel_redis import MASTER_NAME, SentinelRedis
 
 DATABASE = "holdem_chaos"
@@ -113,6 +113,15 @@ class PatroniPostgres:
         self.cluster.close()
 
 
+def free_block(first: int, size: int, blocks: int) -> int:
+    """The first of ``blocks`` blocks of ``size`` ports from ``first`` whose ports are all free
+    (another checkout's soak may hold the first: the same machine runs several)."""
+    for start in range(first, first + size * blocks, size):
+        if all(port_from(port, set()) == port for port in range(start, start + size)):
+            return start
+    raise RuntimeError(f"no {size} free ports in a row from {first}")
+
+
 class SentinelRedisService:
     """Redis that fails over, as the stack's Redis (``start``, ``stop``, ``port``)."""
 
@@ -120,7 +129,7 @@ class SentinelRedisService:
 
     def __init__(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
-        self.redis = SentinelRedis(folder, first_port=REDIS_FIRST_PORT)
+        self.redis = SentinelRedis(folder, first_port=free_block(REDIS_FIRST_PORT, 5, 4))
         self.killed: int | None = None
 
     @property
