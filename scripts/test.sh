@@ -37,21 +37,29 @@ if python scripts/services_up.py "$pg_url" "$redis_url"; then
     echo "== pytest (PostgreSQL + Redis)"
     pytest -p no:cacheprovider -m "services" "$@"
   else
-    # The chaos soak (tests/chaos) starts a stack of its own (its own PostgreSQL, Redis, Daphne
-    # and nginx on ports of its own) and mostly waits for its schedule: it runs beside the other
-    # services tests instead of after them, its output printed when both are done.
-    echo "== pytest (PostgreSQL + Redis; the chaos soak beside them, its output after)"
-    soak_log=$(mktemp)
-    pytest -p no:cacheprovider -m "services" tests/chaos >"$soak_log" 2>&1 &
+    # The chaos soaks (tests/chaos) start stacks of their own (their own PostgreSQL, Redis,
+    # Daphne and nginx on ports of their own) and mostly wait for their schedules: the plain
+    # soak and the failover soak (Patroni, Sentinel) each run beside the other services tests
+    # instead of after them, their output printed when all are done.
+    echo "== pytest (PostgreSQL + Redis; the chaos soaks beside them, their output after)"
+    soak_log=$(mktemp); failover_log=$(mktemp)
+    pytest -p no:cacheprovider -m "services" tests/chaos \
+      --ignore=tests/chaos/test_soak_failover.py >"$soak_log" 2>&1 &
     soak=$!
-    # SIGTERM: the soak stops the stack it started (benchmarks/chaos/soak.py), then exits.
-    trap 'kill "$soak" 2>/dev/null || true' EXIT
+    pytest -p no:cacheprovider -m "services" tests/chaos/test_soak_failover.py \
+      >"$failover_log" 2>&1 &
+    failover=$!
+    # SIGTERM: each soak stops the stack it started (benchmarks/chaos/soak.py), then exits.
+    trap 'kill "$soak" "$failover" 2>/dev/null || true' EXIT
     rest=0; pytest -p no:cacheprovider -m "services" --ignore=tests/chaos || rest=$?
     soaked=0; wait "$soak" || soaked=$?
+    failed_over=0; wait "$failover" || failed_over=$?
     trap - EXIT
     echo "== the chaos soak (tests/chaos, run beside the above)"
     cat "$soak_log"; rm -f "$soak_log"
-    if [ "$rest" -ne 0 ] || [ "$soaked" -ne 0 ]; then exit 1; fi
+    echo "== the failover soak (tests/chaos/test_soak_failover.py, run beside the above)"
+    cat "$failover_log"; rm -f "$failover_log"
+    if [ "$rest" -ne 0 ] || [ "$soaked" -ne 0 ] || [ "$failed_over" -ne 0 ]; then exit 1; fi
   fi
 elif [ "${CI:-}" = "true" ]; then
   echo "PostgreSQL or Redis is not reachable; CI needs both." >&2

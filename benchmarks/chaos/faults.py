@@ -16,10 +16,20 @@ action): see ``drops``.
   Daphne restarted in turn with TABLES_CLOCK_IN_SERVER=false: no deadline fires), then in one
   (``manage.py runclock``) for 10 to 30 s, then in every process again;
 - ``pg_failover`` (only with ``--patroni``, in place of the two above on PostgreSQL): SIGKILL
-  to the primary's postmaster; Patroni promotes the synchronous standby, and the old primary
-  comes back as its standby (pg_rewind). Once a soak.
+  to the primary's postmaster; Patroni promotes the synchronous standby (the fault ends there:
+  the tables' versions are read then), and the old primary comes back as its standby
+  (pg_rewind, waited for by ``settle``). Once a soak.
+- ``redis_failover`` (only with ``--patroni``, in place of ``redis_stop``): SIGKILL to the
+  Redis master; a Sentinel promotes the replica (the fault ends there: the tables' versions are
+  read then, and every phone must show them within 3 s), then the old master is started again
+  and waits until it is the new master's replica (``settle``). Once a soak.
+- ``etcd_stop`` (only with ``--patroni``): the etcd leader stopped for 5 to 15 s (two of the
+  three members left: Patroni renews its leader key through them; no failover should follow),
+  then started again until it is healthy. Once a soak.
 
-A fault's window is from its first act to the moment everything is back (ports accepting).
+A fault's window is from its first act to the moment everything is back (ports accepting), or
+for a failover to the promotion (what ``settle`` waits for after it, a server coming back as
+the copy, is outside the window: the app must not notice it).
 """
 
 from __future__ import annotations
@@ -29,11 +39,11 @@ import signal
 import time
 from dataclasses import dataclass
 
-from benchmarks.chaos.patroni import PatroniPostgres
+from benchmarks.chaos.patroni import PatroniPostgres, SentinelRedisService
 from benchmarks.chaos.stack import Service, Stack, wait_listening
 
 KINDS = ("daphne_kill", "daphne_term", "redis_stop", "pg_fast", "pg_immediate", "clock")
-PATRONI_KINDS = ("pg_failover",)  # the soak with --patroni
+PATRONI_KINDS = ("pg_failover", "redis_failover", "etcd_stop")  # the soak with --patroni
 REPEATABLE = ("daphne_kill", "daphne_term", "redis_stop", "pg_fast", "clock")
 WEIGHTS = (3, 3, 2, 2, 1)
 
@@ -49,15 +59,22 @@ class Planned:
 
 def kinds_for(requested: list[str], patroni: bool) -> tuple[str, ...]:
     """The kinds to plan: with Patroni, ``pg_failover`` in place of stopping PostgreSQL (its
-    Patroni would start it again or fail over: the faults would not be what they say)."""
+    Patroni would start it again or fail over: the faults would not be what they say),
+    ``redis_failover`` in place of ``redis_stop`` (a Sentinel would promote the replica), and
+    ``etcd_stop`` with them."""
     stopping = ("pg_fast", "pg_immediate")
     if not patroni:
-        if "pg_failover" in requested:
-            raise SystemExit("--faults pg_failover needs --patroni")
+        wrong = [k for k in requested if k in PATRONI_KINDS]
+        if wrong:
+            raise SystemExit(f"--faults {' '.join(wrong)} needs --patroni")
         return tuple(requested)
-    kept = [k for k in requested if k not in stopping]
+    kept = [k for k in requested if k not in (*stopping, "redis_stop")]
     if "pg_failover" not in kept and any(k in requested for k in stopping):
         kept.append("pg_failover")
+    if "redis_failover" not in kept and "redis_stop" in requested:
+        kept.append("redis_failover")
+    if "etcd_stop" not in kept and any(k in requested for k in stopping):
+        kept.append("etcd_stop")
     return tuple(kept)
 
 
@@ -93,14 +110,17 @@ def _draw(rng: random.Random, kind: str, at: float) -> Planned:
         return Planned(at, kind, rng.uniform(5, 20), target)
     if kind in ("pg_fast", "pg_immediate"):
         return Planned(at, kind, rng.uniform(5, 30), target)
-    if kind == "pg_failover":
+    if kind in ("pg_failover", "redis_failover"):
         return Planned(at, kind, 0.0, target)
+    if kind == "etcd_stop":
+        return Planned(at, kind, rng.uniform(5, 15), target)
     return Planned(at, kind, rng.uniform(8, 20), target, rng.uniform(10, 30))
 
 
 def _budget(fault: Planned) -> float:
     """Roughly how long a fault takes, restarts included (for the schedule only)."""
-    restarts = {"daphne_kill": 4, "daphne_term": 6, "clock": 30, "pg_failover": 40}.get(
+    restarts = {"daphne_kill": 4, "daphne_term": 6, "clock": 30, "pg_failover": 40,
+                "redis_failover": 10, "etcd_stop": 5}.get(
         fault.kind, 3)
     return fault.length + fault.second + restarts
 
@@ -140,6 +160,12 @@ def inject(stack: Stack, fault: Planned) -> tuple[float, float, str]:
     if fault.kind == "pg_failover":
         assert isinstance(stack.postgres, PatroniPostgres), "pg_failover needs --patroni"
         return stack.postgres.fail_over()
+    if fault.kind == "redis_failover":
+        assert isinstance(stack.redis, SentinelRedisService), "redis_failover needs --patroni"
+        return stack.redis.fail_over()
+    if fault.kind == "etcd_stop":
+        assert isinstance(stack.postgres, PatroniPostgres), "etcd_stop needs --patroni"
+        return stack.postgres.stop_etcd(fault.length)
     if fault.kind == "clock":
         off = {**stack.env, "TABLES_CLOCK_IN_SERVER": "false"}
         for daphne in stack.daphnes:  # a rolling restart: one process away at a time
@@ -162,3 +188,14 @@ def inject(stack: Stack, fault: Planned) -> tuple[float, float, str]:
             f"{end - one_from:.1f} s, then in every process again"
         )
     raise ValueError(fault.kind)
+
+
+def settle(stack: Stack, fault: Planned) -> str:
+    """What a fault leaves to do once the soak has read the tables' versions at its end (the
+    old Redis master back as the replica, the old PostgreSQL primary back as the standby); what
+    was done ("" for nothing)."""
+    if fault.kind == "redis_failover" and isinstance(stack.redis, SentinelRedisService):
+        return stack.redis.settle()
+    if fault.kind == "pg_failover" and isinstance(stack.postgres, PatroniPostgres):
+        return stack.postgres.settle()
+    return ""

@@ -113,6 +113,9 @@ async def play(stack: Stack, tables: list[dict[str, Any]], args: argparse.Namesp
             versions = await asyncio.to_thread(read_versions, stack)
             recorder.add("snapshot", t=recorder.at(end), versions=versions)
             print(f"          {detail}", flush=True)
+            settled = await asyncio.to_thread(faults.settle, stack, fault)
+            if settled:
+                print(f"          {settled}", flush=True)
 
     async def drops() -> None:
         # Every minute, 5% of the sockets drop (half of them right after an action).
@@ -196,19 +199,32 @@ def primaries(stack: Stack) -> Sampler | None:
     return sampler
 
 
+def out_paths(seed: int, patroni: bool) -> tuple[Path, Path, Path]:
+    """The record's, the database's and the report's files. The mode and the process are in
+    the names beside the seed and the second: CI starts the plain soak and the failover soak
+    in the same second with the same seed, and two writers in one record corrupt it."""
+    stamp = f"{seed}-{time.strftime('%Y%m%d-%H%M%S')}{'-patroni' if patroni else ''}-{os.getpid()}"
+    return (OUT / f"record-{stamp}.jsonl", OUT / f"database-{stamp}.json",
+            OUT / f"report-{stamp}.txt")
+
+
 def soak(args: argparse.Namespace) -> tuple[checker.Report, Path]:
     """The whole soak (stack up, play with the faults, stack down, check): the checker's report
     and the record's path. Everything started is stopped, whatever happens."""
     if not 0 < args.minutes <= MAX_MINUTES:
         raise SystemExit(f"--minutes: more than 0, at most {MAX_MINUTES:.0f}")
     OUT.mkdir(parents=True, exist_ok=True)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    record_path = OUT / f"record-{args.seed}-{stamp}.jsonl"
-    database_path = OUT / f"database-{args.seed}-{stamp}.json"
+    record_path, database_path, saved = out_paths(args.seed, args.patroni)
     folder = Path(tempfile.mkdtemp(prefix="holdem-chaos-"))
     os.chmod(folder, 0o755)  # the postgres user goes through it to its cluster
-    stack = Stack(folder, next_hand_pause=args.next_hand_pause, bot_pause=args.bot_pause,
-                  patroni=args.patroni)
+    try:
+        stack = Stack(folder, next_hand_pause=args.next_hand_pause, bot_pause=args.bot_pause,
+                      patroni=args.patroni)
+    except BaseException:  # no port free, say: nothing started, the folder goes
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     two_primaries: list[float] = []
     recorder = Recorder(record_path)
     recorder.add("stack", ports=[stack.postgres.port, stack.redis_port, stack.https, stack.http,
@@ -253,7 +269,6 @@ def soak(args: argparse.Namespace) -> tuple[checker.Report, Path]:
         report.add("split_brain", None, None, None, f"two primaries at {moment:.1f}")
     text = summary(report, args)
     print(text)
-    saved = OUT / f"report-{args.seed}-{stamp}.txt"
     saved.write_text(text + "\n" + json.dumps(report.figures, indent=1) + "\n")
     print(f"record: {record_path.relative_to(ROOT)}; database: "
           f"{database_path.relative_to(ROOT)}; report: {saved.relative_to(ROOT)}"
@@ -270,9 +285,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--turn-seconds", type=int, default=12)
     p.add_argument("--faults", nargs="+", choices=faults.KINDS + faults.PATRONI_KINDS,
                    default=list(faults.KINDS), help="default: every kind (with --patroni: "
-                   "pg_failover in place of pg_fast and pg_immediate)")
+                   "pg_failover in place of pg_fast and pg_immediate, redis_failover in place "
+                   "of redis_stop, and etcd_stop)")
     p.add_argument("--patroni", action="store_true",
-                   help="PostgreSQL as a primary and a synchronous standby under Patroni")
+                   help="PostgreSQL as a primary and a synchronous standby under Patroni (three "
+                        "etcd members), Redis as a master, a replica and three Sentinels")
     p.add_argument("--first-fault", type=float, default=15.0,
                    help="seconds of play before the first fault")
     p.add_argument("--drop-share", type=float, default=0.05,

@@ -3,9 +3,10 @@
 - PostgreSQL 15: a cluster of its own made with ``initdb`` in a temporary folder (run as the
   ``postgres`` user when this runs as root, as initdb requires), stopped and started with
   ``pg_ctl`` for the faults; or, with ``patroni``, a primary and its synchronous standby
-  under Patroni (``benchmarks.chaos.patroni``);
+  under Patroni and three etcd members (``benchmarks.chaos.patroni``);
 - Redis: a ``redis-server`` of its own, no persistence (a restart loses everything, as a
-  restart without a dump file does);
+  restart without a dump file does); or, with ``patroni``, a master, its replica and three
+  Sentinels, which the app finds through ``REDIS_SENTINELS``;
 - three Daphne processes, each started by deploy/systemd/holdem@.service's own ExecStart line;
 - ``manage.py runclock`` for the "clock in one process" fault (deploy/systemd/holdem-clock);
 - nginx with deploy/nginx/holdem.conf, changed only in its ports and paths, and a certificate
@@ -30,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.chaos.patroni import PatroniPostgres
+from benchmarks.chaos.patroni import PatroniPostgres, SentinelRedisService
 from tests.helpers.servers import stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -220,7 +221,8 @@ class Stack:
         self.folder = folder
         self.postgres: Postgres | PatroniPostgres = (
             PatroniPostgres(folder / "pg") if patroni else Postgres(folder / "pg"))
-        self.redis_port = free_port()
+        self.sentinel = SentinelRedisService(folder / "redis") if patroni else None
+        self.redis_port = self.sentinel.port if self.sentinel is not None else free_port()
         self.https, self.http = free_port(), free_port()
         self.ports = [free_port() for _ in range(DAPHNES)]
         self.static = folder / "static"
@@ -245,7 +247,10 @@ class Stack:
             "PYTHONUNBUFFERED": "1",
         }
         self.env.pop("STATIC_COLLECTED", None)
-        self.redis = Service(
+        if self.sentinel is not None:
+            self.env.update({"REDIS_URL": "", "REDIS_SENTINELS": self.sentinel.sentinels,
+                             "REDIS_MASTER_NAME": self.sentinel.master_name})
+        self.redis: Service | SentinelRedisService = self.sentinel or Service(
             "redis", ["redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1",
                       "--save", "", "--appendonly", "no", "--dir", str(folder),
                       "--protected-mode", "no"],

@@ -119,6 +119,39 @@ def test_a_player_not_converged_within_5_s_of_the_last_fault() -> None:
     assert found[0].hand is not None and "p2" in found[0].detail
 
 
+def _late_after(kind: str, late: float, last: bool) -> Report:
+    """p2 shown the table's version of a ``kind`` fault's end ``late`` s after it (then, unless
+    ``last``, a quick fault after it)."""
+    events, db = build()
+    versions = sorted({e["version"] for e in events if e["e"] == "frame"})
+    target = versions[len(versions) // 3]
+    moment = next(e["t"] for e in events if e["e"] == "frame" and e["version"] == target)
+    for e in events:
+        if e["e"] == "frame" and e["player"] == "p2" and e["version"] >= target:
+            e["t"] += late
+    events += [{"t": moment - 1, "e": "fault", "kind": kind, "start": moment - 3,
+                "end": moment, "detail": ""},
+               {"t": moment, "e": "snapshot", "versions": {str(TABLE): target}}]
+    if not last:
+        after = moment + late + 2
+        events += [{"t": after, "e": "fault", "kind": "daphne_kill", "start": after - 1,
+                    "end": after, "detail": ""},
+                   {"t": after, "e": "snapshot", "versions": {str(TABLE): 1}}]
+    return check(events, db)
+
+
+def test_every_phone_current_within_3_s_of_a_redis_promotion_even_before_the_last_fault(
+) -> None:
+    found = _only(_late_after("redis_failover", 4.0, last=False), "converge")
+    assert found[0].table == TABLE and "p2" in found[0].detail
+    assert "promotion" in found[0].detail
+    assert not [b for b in _late_after("redis_failover", 2.0, last=False).breaches
+                if b.invariant == "converge"]
+    # another fault than the last is only reported, not bounded
+    assert not [b for b in _late_after("daphne_kill", 4.0, last=False).breaches
+                if b.invariant == "converge"]
+
+
 def test_another_players_hole_card_seen_before_it_was_shown() -> None:
     events, db = build()
     hand = Hand(HandSettings(1, (1, 2, 3), (1000, 1000, 1000), 1, 10, 20), shuffled_deck(seed=1))

@@ -3,6 +3,7 @@ pages at once (benchmarks/chaos/record.py): every event arrives whole, one JSON 
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 
@@ -30,3 +31,11 @@ def test_events_written_from_many_threads_at_once_are_each_one_whole_line(
     events = load(path)
     assert len(events) == len(recorder.events) == 16_000
     assert {e["path"] for e in events} == {f"/t/{w}/{n}" for w in range(8) for n in range(2_000)}
+
+
+def test_the_plain_and_the_failover_soak_started_together_write_different_files() -> None:
+    from benchmarks.chaos.soak import out_paths
+
+    plain, failover = out_paths(3, patroni=False), out_paths(3, patroni=True)
+    assert not set(plain) & set(failover)
+    assert all(str(os.getpid()) in path.name for path in (*plain, *failover))

@@ -5,12 +5,13 @@ tests/ha/ and ``python -m benchmarks.pg_failover``).
 Debian's ``patroni`` and ``etcd-server`` and PostgreSQL 15's binaries (``PG_BIN``) are used as
 they are; every process runs as the ``postgres`` user when this runs as root (initdb and
 postgres refuse root), as benchmarks/chaos/stack.py does. Production's configuration is
-deploy/patroni/ (three etcd members, the same timings); here, one etcd member is enough: a test
-kills PostgreSQL, not etcd.
+deploy/patroni/ (three etcd members, the same timings); here, one etcd member is enough for a
+test that kills PostgreSQL, not etcd; the chaos soak runs three (``etcd_members``) and stops one
+(``stop_etcd``, ``start_etcd``).
 
 The ports are the first free ones from 5440 (PostgreSQL), 2390 (etcd) and 8010 (Patroni's REST
-API) on; the machine's own PostgreSQL (5432) is never touched. ``Cluster.close()`` stops every
-process started here, whatever state it is in.
+API) on (``first_ports`` moves them); the machine's own PostgreSQL (5432) is never touched.
+``Cluster.close()`` stops every process started here, whatever state it is in.
 """
 
 from __future__ import annotations
@@ -66,6 +67,9 @@ def port_from(first: int, taken: set[int]) -> int:
         if port in taken:
             continue
         with socket.socket() as probe:
+            # as the servers bind (etcd, PostgreSQL, Redis): a port whose last connections
+            # are still in TIME_WAIT is free for them, and so for us
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 probe.bind(("127.0.0.1", port))
             except OSError:
@@ -201,31 +205,42 @@ class Cluster:
     the tests kill them; ``close()`` takes it all down (safe at any point, twice too)."""
 
     def __init__(self, folder: Path, *, fsync: bool = True, database: str | None = DATABASE,
-                 max_connections: int = 100) -> None:
+                 max_connections: int = 100, etcd_members: int = 1,
+                 first_ports: tuple[int, int, int] = (5440, 2390, 8010)) -> None:
+        """``etcd_members``: 1 (a test kills PostgreSQL, not etcd) or 3 (as production: one
+        may stop and Patroni goes on with the other two); ``first_ports``: where the free
+        PostgreSQL, etcd and REST ports are looked for (a caller running beside tests/ha picks
+        other ranges)."""
         self.folder = folder
         self.database = database  # made at start (None: none)
         self.max_connections = max_connections
         self.folder.mkdir(parents=True, exist_ok=True)
         _give(self.folder)
         taken: set[int] = set()
-        self.etcd_port = port_from(2390, taken)
-        self.etcd_peer = port_from(2390, taken)
+        first_pg, first_etcd, first_rest = first_ports
+        members = [(port_from(first_etcd, taken), port_from(first_etcd, taken))
+                   for _ in range(etcd_members)]
+        self.etcd_ports = [client for client, _peer in members]
+        self.etcd_port = self.etcd_ports[0]
         self.nodes = [
-            Node(f"pg{n}", folder / f"pg{n}", port_from(5440, taken), port_from(8010, taken))
+            Node(f"pg{n}", folder / f"pg{n}", port_from(first_pg, taken),
+                 port_from(first_rest, taken))
             for n in range(2)
         ]
         self.fsync = fsync
         self.env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(folder),
                     "LANG": "C.UTF-8"}
-        self.etcd = Process("etcd", [
-            ETCD, "--name", "e0", "--data-dir", str(folder / "etcd"),
-            "--listen-client-urls", f"http://127.0.0.1:{self.etcd_port}",
-            "--advertise-client-urls", f"http://127.0.0.1:{self.etcd_port}",
-            "--listen-peer-urls", f"http://127.0.0.1:{self.etcd_peer}",
-            "--initial-advertise-peer-urls", f"http://127.0.0.1:{self.etcd_peer}",
-            "--initial-cluster", f"e0=http://127.0.0.1:{self.etcd_peer}",
+        initial = ",".join(f"e{n}=http://127.0.0.1:{peer}" for n, (_c, peer) in enumerate(members))
+        self.etcds = [Process(f"etcd{n}", [
+            ETCD, "--name", f"e{n}", "--data-dir", str(folder / f"etcd{n}"),
+            "--listen-client-urls", f"http://127.0.0.1:{client}",
+            "--advertise-client-urls", f"http://127.0.0.1:{client}",
+            "--listen-peer-urls", f"http://127.0.0.1:{peer}",
+            "--initial-advertise-peer-urls", f"http://127.0.0.1:{peer}",
+            "--initial-cluster", initial,
             "--initial-cluster-state", "new", "--log-level", "warn",
-        ], folder / "etcd.log", self.env)
+        ], folder / f"etcd{n}.log", self.env) for n, (client, peer) in enumerate(members)]
+        self.etcd = self.etcds[0]
 
     # ------------------------------------------------------------------ addresses
     @property
@@ -247,7 +262,7 @@ class Cluster:
             "log": {"level": "INFO"},
             "restapi": {"listen": f"127.0.0.1:{node.rest_port}",
                         "connect_address": f"127.0.0.1:{node.rest_port}"},
-            "etcd3": {"hosts": [f"127.0.0.1:{self.etcd_port}"]},
+            "etcd3": {"hosts": [f"127.0.0.1:{port}" for port in self.etcd_ports]},
             "bootstrap": {
                 "dcs": {
                     **TIMINGS,
@@ -310,9 +325,10 @@ class Cluster:
         the second (a base backup of the first: the standby), until it is synchronous."""
         import psycopg
 
-        self.etcd.start()
-        wait_for("etcd", lambda: http_get(f"http://127.0.0.1:{self.etcd_port}/health")[0] == 200,
-                 30)
+        for etcd in self.etcds:
+            etcd.start()
+        for port in self.etcd_ports:
+            wait_for("etcd", lambda port=port: self.etcd_healthy(port), 30)
         first, second = self.nodes
         self.start_node(first)
         wait_for("the first node primary", lambda: first.role() == "primary", timeout)
@@ -384,6 +400,34 @@ class Cluster:
 
         wait_for("synchronous_mode applied", applied, 60)
 
+    def etcd_healthy(self, port: int) -> bool:
+        return http_get(f"http://127.0.0.1:{port}/health")[0] == 200
+
+    def etcd_leader(self) -> int:
+        """Which etcd member leads the others (its index; 0 when none says)."""
+        for index, port in enumerate(self.etcd_ports):
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}/v3/maintenance/status", data=b"{}", method="POST")
+            try:
+                with urllib.request.urlopen(request, timeout=1) as answer:
+                    body = json.loads(answer.read())
+            except (OSError, ValueError):
+                continue
+            if str(body.get("leader")) == str(body.get("header", {}).get("member_id")):
+                return index
+        return 0
+
+    def stop_etcd(self, index: int) -> None:
+        self.etcds[index].stop(signal.SIGTERM, 10)
+
+    def start_etcd(self, index: int, timeout: float = 60) -> float:
+        """The member started again, until it answers healthy (back in the quorum)."""
+        self.etcds[index].start()
+        port = self.etcd_ports[index]
+        return float(wait_for(f"etcd member {index} healthy",
+                              lambda: self.etcd_healthy(port) and time.monotonic(), timeout,
+                              step=0.1))
+
     def close(self) -> None:
         for node in self.nodes:
             if node.patroni is not None:
@@ -392,7 +436,8 @@ class Cluster:
             if pid is not None:
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
-        self.etcd.stop(signal.SIGTERM, 10)
+        for etcd in self.etcds:
+            etcd.stop(signal.SIGTERM, 10)
 
     def remove(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
