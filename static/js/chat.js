@@ -180,4 +180,11 @@
   document.addEventListener("keydown", function (e) {
     if (e.key === "Escape") setHost(false);
   });
+  // A question opened in the host's sheet (end the game?) scrolls its answer into sight.
+  document.addEventListener("toggle", function (e) {
+    var d = e.target;
+    if (d.open && d.closest && d.closest("[data-host-panel]")) {
+      d.lastElementChild.scrollIntoView({ block: "nearest" });
+    }
+  }, true);
 })();

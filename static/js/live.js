@@ -255,8 +255,9 @@
     follow();
   }
 
-  /* The answer to one of the table's own form posts (start, join, leave, play again) is a frame
-     too, and is drawn the same way, at the document. The websocket may have drawn the next
+  /* The answer to one of the table's own form posts (start, join, leave, play again; a late
+     friend's request and the host's answer) is a frame or pieces of one too, and is drawn the
+     same way, at the document. The websocket may have drawn the next
      view first and taken the form that asked out of the page: htmx would then look for the
      frame inside that detached form (htmx:oobErrorNoTarget) and draw nothing, and its events
      no longer reach the document; so the answer is taken at the request itself. An answer
@@ -270,9 +271,10 @@
     if (!root || !xhr || !root.contains(asker)) return;
     var htmxLoad = xhr.onload;
     xhr.onload = function () {
+      var html = xhr.responseText;
       if (!document.body.contains(asker) && xhr.status >= 200 && xhr.status < 300 &&
-          isFrame(xhr.responseText)) {
-        receive(withoutOlderFrame(xhr.responseText));
+          typeof html === "string" && html.indexOf("hx-swap-oob") !== -1) {
+        receive(isFrame(html) ? withoutOlderFrame(html) : html);
         return;
       }
       return htmxLoad.apply(this, arguments);

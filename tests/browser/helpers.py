@@ -257,19 +257,23 @@ def start_computer_game(
 
 def create_friends_table(
     page: Any, server: LiveServer, name: str = "Asha", seats: int | None = None,
-    from_home: bool = False,
+    from_home: bool = False, bank: int | None = None,
 ) -> str:
     """A friends table created through the form (opened from the home page's link when
-    ``from_home``; ``seats`` chosen in the game settings), up to its lobby; its join link."""
+    ``from_home``; ``seats`` and the time ``bank`` (P4) chosen in the game settings), up to its
+    lobby; its join link."""
     if from_home:
         page.goto(server.url + "/")
         page.get_by_role("link", name="Play with friends").click()
     else:
         page.goto(server.url + "/new/?mode=friends")
     page.fill("input[name=name]", name)
-    if seats is not None:
+    if seats is not None or bank is not None:
         page.locator("summary", has_text="Game settings").click()
+    if seats is not None:
         page.check(f"input[name=seats][value='{seats}']")
+    if bank is not None:
+        page.check(f"input[name=time_bank][value='{bank}']")
     page.get_by_test_id("create-submit").click()
     page.get_by_test_id("start-game").wait_for()
     link = page.locator("#join-link").get_attribute("href")

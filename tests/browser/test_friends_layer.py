@@ -46,7 +46,8 @@ def _close_host(page: Any) -> None:
 
 def test_talk_a_pause_a_late_friend_and_the_recap(app_server: LiveServer, new_phone: Any) -> None:
     asha = new_phone()
-    link = create_friends_table(asha, app_server, seats=3, from_home=True)
+    # No time bank (P4): the late friend sits down after the people's time-outs, not a minute on.
+    link = create_friends_table(asha, app_server, seats=3, from_home=True, bank=0)
     bikash = new_phone()
     join_by_link(bikash, link, "Bikash")
     asha.locator(".lobby-seat:not(.lobby-seat--open)").nth(1).wait_for()
@@ -116,9 +117,15 @@ def test_talk_a_pause_a_late_friend_and_the_recap(app_server: LiveServer, new_ph
     screenshot(chandra, "late-seated")
     _close_chat(chandra)
 
-    # The host ends the game now; everyone gets the standings and the recap.
+    # The host ends the game now; everyone gets the standings and the recap. On the smallest
+    # phone the question's answer comes into sight once the question opens (no scrolling).
+    asha.set_viewport_size({"width": 320, "height": 568})
     _open_host(asha)
     asha.locator(".host-end summary").click()
+    asha.wait_for_function("""() => {
+      const r = document.querySelector('[data-testid=host-end]').getBoundingClientRect();
+      return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;
+    }""")
     asha.get_by_test_id("host-end").click()
     for phone in (asha, bikash, chandra):
         phone.get_by_test_id("standings").wait_for()
