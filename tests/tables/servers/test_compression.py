@@ -40,11 +40,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def play_a_while(
     ws: RawSocket, frames: int, window_bits: int | None = None
 ) -> list[tuple[bool, int, str]]:
-    """Read ``frames`` views, checking or folding whenever it is this phone's turn (never
-    risking more than the blinds: the game goes on for as long as the test reads)."""
+    """Read ``frames`` views at least, and on until this phone has had a turn, checking or
+    folding whenever it is its turn (never risking more than the blinds: the game goes on for
+    as long as the test reads)."""
     seen: list[tuple[bool, int, str]] = []
     acted = 0
-    while len(seen) < frames:
+    while len(seen) < frames or (not acted and len(seen) < 20 * frames):
         compressed, size, text = ws.frame()
         seen.append((compressed, size, text))
         data = table_data(text)
