@@ -145,6 +145,10 @@ def table_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     assert snapshot is not None
     context = _frame_context(request, snapshot)
     context["join_form"] = JoinForm()
+    # The lobby's scripts (its name field, its share button) come only with a page drawn at the
+    # lobby: once a game starts, its page never shows that table's lobby again (play again
+    # opens the next table's page).
+    context["at_lobby"] = snapshot.status == Table.Status.WAITING
     # The version the page shows: the socket skips sending it again (tables.live.consumer).
     context["ws_url"] = f"/ws/t/{found.code}/?v={snapshot.version}"
     # A seat taken since notifications were turned on; the page says when it is in sight.
