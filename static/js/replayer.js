@@ -120,7 +120,7 @@
       cards.appendChild(el);
     });
     div.appendChild(cards);
-    if (p.bet) div.appendChild(chipsEl(p.bet, "bet", "", "seat__bet"));
+    if (p.bet) div.appendChild(chipsEl(p.bet, "bet", "", "seat__bet x-centred"));
     li.appendChild(div);
     return li;
   }
@@ -221,7 +221,7 @@
         : root.querySelector('[data-replay-seats] .seat[data-seat="' + seat + '"]');
       if (!place) return;
       var el = document.createElement("span");
-      el.className = "odds-badge";
+      el.className = "odds-badge x-centred";
       el.setAttribute("data-testid", "replay-odds-" + seat);
       var b = document.createElement("b");
       b.textContent = label("win") + " " + (stage.win[j] / 10).toFixed(1) + "%";
