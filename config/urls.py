@@ -2,18 +2,17 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.urls import include, path
-from django.views.generic import TemplateView
 
 from config import health
 from tables.admin.login import throttled_login
 from tables.pages import table as table_views
+from tables.pages.how_to_play import how_to_play
 
 urlpatterns = [
     path("", table_views.home, name="home"),
     path("", include("tables.pages.urls")),
     path("tournament/", include("tables.pages.tournament_urls")),
-    path("how-to-play/", TemplateView.as_view(template_name="pages/how_to_play.html"),
-         name="how_to_play"),
+    path("how-to-play/", how_to_play, name="how_to_play"),
     # The language switcher (every page) posts to set_language here.
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/login/", throttled_login),  # before the admin's own: wrong passwords counted

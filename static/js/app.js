@@ -165,29 +165,34 @@
     document.querySelectorAll(".seat--won").forEach(function (seat) {
       var target = seat.querySelector(".seat__avatar, .me__stack") || seat;
       var to = target.getBoundingClientRect();
+      var dx = to.left + to.width / 2 - (from.left + from.width / 2);
+      var dy = to.top + to.height / 2 - (from.top + from.height / 2);
       for (var i = 0; i < 5; i++) {
-        var chip = icon.cloneNode(true);
-        chip.classList.add("chip-fly");
-        chip.setAttribute("aria-hidden", "true");
-        chip.style.left = from.left + "px";
-        chip.style.top = from.top + "px";
-        chip.style.width = Math.max(from.width, 18) + "px";
-        chip.style.height = Math.max(from.height, 18) + "px";
-        chip.style.transitionDelay = 250 + i * 80 + "ms";
-        document.body.appendChild(chip);
-        (function (c) {
-          window.requestAnimationFrame(function () {
-            window.requestAnimationFrame(function () {
-              var dx = to.left + to.width / 2 - (from.left + from.width / 2);
-              var dy = to.top + to.height / 2 - (from.top + from.height / 2);
-              c.style.transform = "translate(" + dx + "px," + dy + "px) scale(0.8)";
-              c.style.opacity = "0.3";
-            });
-          });
-          window.setTimeout(function () { c.remove(); }, 1700);
-        })(chip);
+        flyChip(icon, from, 18, "translate(" + dx + "px," + dy + "px) scale(0.8)", "0.3", 1700, 250 + i * 80);
       }
     });
+  }
+
+  /* A copy of a chip icon laid over the page where the rect `from` is (at least `least` pixels
+     square), that moves by `move` (a transform) from the next frame on, after `delay` ms if
+     given, fading to `opacity`, and is gone after `life` ms. */
+  function flyChip(icon, from, least, move, opacity, life, delay) {
+    var chip = icon.cloneNode(true);
+    chip.classList.add("chip-fly");
+    chip.setAttribute("aria-hidden", "true");
+    chip.style.left = from.left + "px";
+    chip.style.top = from.top + "px";
+    chip.style.width = Math.max(from.width, least) + "px";
+    chip.style.height = Math.max(from.height, least) + "px";
+    if (delay) chip.style.transitionDelay = delay + "ms";
+    document.body.appendChild(chip);
+    window.requestAnimationFrame(function () {
+      window.requestAnimationFrame(function () {
+        chip.style.transform = move;
+        chip.style.opacity = opacity;
+      });
+    });
+    window.setTimeout(function () { chip.remove(); }, life);
   }
 
   /* Each view replaces the whole table, so only cards that were not on screen before are dealt
@@ -237,21 +242,7 @@
     Object.keys(before.bets).forEach(function (seat) {
       if (bets[seat]) return;
       var from = before.bets[seat];
-      var chip = pot.cloneNode(true);
-      chip.classList.add("chip-fly");
-      chip.setAttribute("aria-hidden", "true");
-      chip.style.left = from.left + "px";
-      chip.style.top = from.top + "px";
-      chip.style.width = Math.max(from.width, 16) + "px";
-      chip.style.height = Math.max(from.height, 16) + "px";
-      document.body.appendChild(chip);
-      window.requestAnimationFrame(function () {
-        window.requestAnimationFrame(function () {
-          chip.style.transform = "translate(" + (to.left - from.left) + "px," + (to.top - from.top) + "px)";
-          chip.style.opacity = "0.2";
-        });
-      });
-      window.setTimeout(function () { chip.remove(); }, 900);
+      flyChip(pot, from, 16, "translate(" + (to.left - from.left) + "px," + (to.top - from.top) + "px)", "0.2", 900);
     });
   });
 

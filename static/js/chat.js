@@ -69,7 +69,7 @@
 
   function bubble(seat, text) {
     var el = document.createElement("div");
-    el.className = "chat-bubble";
+    el.className = "chat-bubble x-centred";
     el.setAttribute("aria-hidden", "true"); /* read out once, from the live region */
     el.setAttribute("data-testid", "chat-bubble");
     el.textContent = text;

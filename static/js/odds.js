@@ -71,7 +71,7 @@
     var place = document.querySelector('#seats .seat[data-seat="' + seat + '"], #me[data-seat="' + seat + '"]');
     if (!place) return;
     var el = document.createElement("span");
-    el.className = "odds-badge";
+    el.className = "odds-badge x-centred";
     el.setAttribute("data-testid", "odds-" + seat);
     var main = document.createElement("b");
     main.textContent = word("win") + " " + percent(win);

@@ -60,6 +60,10 @@
       var e = events[i];
       var p = st.seats[e.seat];
       if (lines[i]) st.line = lines[i];
+      /* A new street, or the award: the bets on the table go into the pot first. */
+      if (e.kind === "board" || e.kind === "award") {
+        Object.keys(st.seats).forEach(function (k) { st.pot += st.seats[k].bet; st.seats[k].bet = 0; });
+      }
       switch (e.kind) {
         case "post_sb": case "post_bb": case "action":
           if (!p) break;
@@ -68,22 +72,17 @@
           p.bet += e.amount || 0;
           if (e.all_in || p.stack === 0) p.allIn = true;
           break;
-        case "deal_hole":
+        case "deal_hole": case "show":
           if (p && e.cards) p.cards = e.cards.slice();
           break;
         case "board":
-          Object.keys(st.seats).forEach(function (k) { st.pot += st.seats[k].bet; st.seats[k].bet = 0; });
           st.board = st.board.concat(e.cards || []);
           st.street = e.street || st.street;
           break;
         case "uncalled":
           if (p) { p.stack += e.amount || 0; p.bet -= e.amount || 0; }
           break;
-        case "show":
-          if (p && e.cards) p.cards = e.cards.slice();
-          break;
         case "award":
-          Object.keys(st.seats).forEach(function (k) { st.pot += st.seats[k].bet; st.seats[k].bet = 0; });
           st.pot -= e.amount || 0;
           if (p) { p.stack += e.amount || 0; p.won += e.amount || 0; }
           st.street = "end";
@@ -120,7 +119,7 @@
       cards.appendChild(el);
     });
     div.appendChild(cards);
-    if (p.bet) div.appendChild(chipsEl(p.bet, "bet", "", "seat__bet"));
+    if (p.bet) div.appendChild(chipsEl(p.bet, "bet", "", "seat__bet x-centred"));
     li.appendChild(div);
     return li;
   }
@@ -221,7 +220,7 @@
         : root.querySelector('[data-replay-seats] .seat[data-seat="' + seat + '"]');
       if (!place) return;
       var el = document.createElement("span");
-      el.className = "odds-badge";
+      el.className = "odds-badge x-centred";
       el.setAttribute("data-testid", "replay-odds-" + seat);
       var b = document.createElement("b");
       b.textContent = label("win") + " " + (stage.win[j] / 10).toFixed(1) + "%";

@@ -12,7 +12,7 @@ authorise, call the write side (``tables.write``) and answer; the table itself i
 - ``history``: a table's hand histories and their exports (PokerStars text, PHH, results CSV),
   and who may see them; ``proofs``: a hand's deck proof; ``foreign``: a hand from elsewhere (a
   PHH file) in the replayer; ``recap``: the recap of a game;
-- ``hint``: the hint button;
+- ``hint``: the hint button; ``how_to_play``: the how-to-play page and its hand rankings;
   ``why``: why a computer player did that, at a learning table;
 - ``late``: a friend arriving late (asking for a computer's seat, the host's answer);
   ``seat_moves``: moving a seat to another phone;

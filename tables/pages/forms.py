@@ -57,6 +57,9 @@ def name_field(required: bool = True, label: Any = YOUR_NAME) -> forms.CharField
 
 
 class CreateTableForm(forms.Form):
+    # Drawn together under "Game settings" (components/settings.html).
+    SETTINGS = ("seats", "length", "blind_every", "level", "turn_seconds", "time_bank",
+                "rest_of_board")
     mode = forms.ChoiceField(choices=Table.Mode.choices, initial=Table.Mode.FRIENDS,
                              widget=forms.HiddenInput)
     name = name_field()

@@ -23,6 +23,8 @@ TURNS = [(str(s), _("%(s)d seconds") % {"s": s}) for s in TURN_SECONDS]
 
 
 class CreateTournamentForm(forms.Form):
+    # Drawn together under "Tournament settings" (components/settings.html).
+    SETTINGS = ("level_length", "turn_seconds", "time_bank", "level")
     name = name_field()
     entrants = forms.IntegerField(
         label=_("Number of players"), min_value=rules.MIN_ENTRANTS,
@@ -31,7 +33,9 @@ class CreateTournamentForm(forms.Form):
     )
     fill = forms.ChoiceField(label=_("Computer players fill up"), choices=FILL, initial="yes")
     level_length = forms.ChoiceField(
-        label=_("Blinds go up"), choices=LEVEL_LENGTHS, initial="m10"
+        label=_("Blinds go up"), choices=LEVEL_LENGTHS, initial="m10",
+        help_text=_("By time, the blinds go up at the same moment at every table, however fast "
+                    "each one plays."),
     )
     turn_seconds = forms.TypedChoiceField(
         label=_("Time to act"), choices=TURNS, coerce=int, initial="30"

@@ -52,7 +52,8 @@ def test_a_showdown_frame_names_the_winning_hand_in_nepali() -> None:
     for mine in ([award.seat], [s for s in PERSONS if s != award.seat][:1], []):
         frame = draw(snapshot, mine, "ne")
         seat_hand = re.search(
-            rf'data-seat="{award.seat}".*?class="(?:seat__hand|me__best me__won)">(.*?)</',
+            rf'data-seat="{award.seat}".*?'
+            r'class="(?:seat__hand x-centred|me__best me__won)">(.*?)</',
             frame.text, re.S,
         )
         assert seat_hand is not None and nepali in seat_hand.group(1), mine
