@@ -97,7 +97,7 @@ class CreateTableForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if data.get("mode") == Table.Mode.LOCAL and len(self.names()) < 2 and not self.errors:
+        if data.get("mode") == Table.Mode.LOCAL and not self.errors and len(self.names()) < 2:
             raise forms.ValidationError(_("Pass and play needs at least two names."))
         return data
 

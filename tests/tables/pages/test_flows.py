@@ -336,3 +336,14 @@ def test_the_table_page_speaks_each_visitors_language_and_keeps_them_apart() -> 
         english = bikash.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
         assert "ब्लाइन्ड" in nepali and "posts the big blind 20" not in nepali
         assert "posts the big blind 20" in english and "ब्लाइन्ड" not in english
+
+
+def test_pass_and_play_with_no_first_name_is_asked_again() -> None:
+    """A pass-and-play form posted with its first name empty (or only spaces) is drawn again
+    with the field's error, not a server error."""
+    for empty in ("", "   "):
+        form = create_form("local", name=empty, name_2="Bikash")
+        response = Client().post(reverse("tables:create"), form)
+        assert response.status_code == 200
+        assert '<ul class="errorlist"><li>This field is required.' in response.content.decode()
+    assert not Table.objects.exists()
