@@ -18,20 +18,10 @@ import time
 from collections.abc import Sequence
 from typing import TextIO
 
+from engine import events as kinds
 from engine.actions import ActionError
 from engine.bots import LEVELS, decide
-from engine.events import (
-    ACTION,
-    AWARD,
-    BOARD,
-    DEAL_HOLE,
-    MUCK,
-    POST_BIG_BLIND,
-    POST_SMALL_BLIND,
-    SHOW,
-    UNCALLED,
-    Event,
-)
+from engine.events import Event
 from engine.game import Game, GameSettings
 from engine.hand import Hand
 from engine.views import game_view
@@ -50,27 +40,27 @@ def describe(event: Event, hand: Hand) -> str | None:
     who = f"Seat {event.seat}"
     cards = " ".join(event.cards)
     all_in = " and is all in" if event.all_in else ""
-    if event.kind == POST_SMALL_BLIND:
+    if event.kind == kinds.POST_SMALL_BLIND:
         return f"{who} posts the small blind of {chips(event.amount)}{all_in}"
-    if event.kind == POST_BIG_BLIND:
+    if event.kind == kinds.POST_BIG_BLIND:
         return f"{who} posts the big blind of {chips(event.amount)}{all_in}"
-    if event.kind == DEAL_HOLE:
+    if event.kind == kinds.DEAL_HOLE:
         return f"{who} is dealt {cards}"
-    if event.kind == BOARD:
+    if event.kind == kinds.BOARD:
         board = " ".join(str(c) for c in hand.board[: _board_size(event.street)])
         if event.street == "flop":
             return f"Flop: {cards}"
         return f"{event.street.capitalize()}: {cards}   (board {board})"
-    if event.kind == ACTION:
+    if event.kind == kinds.ACTION:
         return _describe_action(event, who, all_in)
-    if event.kind == UNCALLED:
+    if event.kind == kinds.UNCALLED:
         return f"{who} takes back {chips(event.amount)} that nobody called"
-    if event.kind == SHOW:
+    if event.kind == kinds.SHOW:
         named = f" ({event.hand})" if event.hand else ""
         return f"{who} shows {cards}{named}"
-    if event.kind == MUCK:
+    if event.kind == kinds.MUCK:
         return f"{who} cannot win and mucks"
-    if event.kind == AWARD:
+    if event.kind == kinds.AWARD:
         return _describe_award(event, hand, who, cards)
     return None
 

@@ -95,10 +95,10 @@ class PublicHand:
 class Tally:
     """One player's counts over some hands; tallies add up (a game's, a season's)."""
 
-    hands: int = 0
+    hands: int = 0  # dealt into: the sample of VPIP, PFR and chips won per 100 hands
     vpip: int = 0
     pfr: int = 0
-    three_bet_chances: int = 0
+    three_bet_chances: int = 0  # the three-bet's sample (the definitions above)
     three_bets: int = 0
     fold_to_three_bet_chances: int = 0
     folds_to_three_bet: int = 0

@@ -38,12 +38,20 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.bots.base import STREET_INDEX
 from engine.bots.combos import COMBO_INDEX, board_strength, card_ids
 from engine.bots.preflop import call_width, open_width
 from engine.events import AGGRESSIVE, VOLUNTARY, PreflopCount
+
+_Number = TypeVar("_Number", int, float)
+
+
+def _beyond(zero: _Number) -> _Number:
+    """A count of :class:`Counts` beyond the usual statistics, from ``zero``: it takes no part
+    in comparing two Counts, which stays about the usual statistics."""
+    return field(default=zero, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,55 +66,55 @@ class Counts:
     folded: int = 0  # ... that were folds
     flops: int = 0  # hands in which they saw the flop
     showdowns: int = 0  # ... and went to showdown
-    # The reads beyond the usual statistics. They take no part in comparing two Counts, which
-    # stays about the usual statistics above.
-    pre_faced: int = field(default=0, compare=False)  # preflop decisions facing a raise
-    pre_reraised: int = field(default=0, compare=False)  # ... that were raises
-    # postflop bets faced after calling a bet on an earlier street, and folds to them
-    faced_again: int = field(default=0, compare=False)
-    folded_again: int = field(default=0, compare=False)
-    # postflop calls, and bets or raises, in hands whose cards they showed; and how many of
-    # each were made with a weak hand
-    shown_calls: int = field(default=0, compare=False)
-    shown_weak_calls: int = field(default=0, compare=False)
-    shown_bets: int = field(default=0, compare=False)
-    shown_bluffs: int = field(default=0, compare=False)
-    # preflop chances to open (the first to raise; limpers before them allowed, not the big
-    # blind's free option), the opens made, and the opens a typical player would have made in
-    # the same seats (the sum of ``preflop.open_width`` over the chances)
-    open_chances: int = field(default=0, compare=False)
-    opens: int = field(default=0, compare=False)
-    open_expected: float = field(default=0.0, compare=False)
-    # preflop decisions facing exactly one raise, the calls among them, and the calls a typical
-    # player would have made (the sum of ``preflop.call_width``)
-    call_chances: int = field(default=0, compare=False)
-    raise_calls: int = field(default=0, compare=False)
-    call_expected: float = field(default=0.0, compare=False)
+    # The reads beyond the usual statistics (:func:`_beyond`).
+    pre_faced: int = _beyond(0)  # preflop decisions facing a raise
+    pre_reraised: int = _beyond(0)  # ... that were raises
+    faced_again: int = _beyond(0)  # postflop bets faced after calling one on an earlier street
+    folded_again: int = _beyond(0)  # ... and the folds to them
+    # In hands whose cards they showed:
+    shown_calls: int = _beyond(0)  # postflop calls
+    shown_weak_calls: int = _beyond(0)  # ... made with a weak hand
+    shown_bets: int = _beyond(0)  # postflop bets and raises
+    shown_bluffs: int = _beyond(0)  # ... made with a weak hand
+    # Preflop chances to open (the first to raise; limpers before them allowed, not the big
+    # blind's free option), and the opens made; and the opens a typical player would have made
+    # in the same seats (the sum of ``preflop.open_width`` over the chances).
+    open_chances: int = _beyond(0)
+    opens: int = _beyond(0)
+    open_expected: float = _beyond(0.0)
+    # Preflop decisions facing exactly one raise, the calls among them, and the calls a typical
+    # player would have made (the sum of ``preflop.call_width``).
+    call_chances: int = _beyond(0)
+    raise_calls: int = _beyond(0)
+    call_expected: float = _beyond(0.0)
 
     def __add__(self, other: Counts) -> Counts:
         return Counts(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(Counts)))
 
 
 @dataclass(frozen=True, slots=True)
-class Prior:
+class Rates:
+    """A player's habits as rates: a typical player's (the prior of the reads, by table size)
+    and, in a :class:`Profile`, one opponent's as read."""
+
     vpip: float
     pfr: float
     aggression: float = 0.55
-    bet_rate: float = 0.35
+    bet_rate: float = 0.35  # bets and raises among all their decisions after the flop
     fold_to_bet: float = 0.45
     showdown: float = 0.3
-    reraise: float = 0.12
-    fold_again: float = 0.3
-    weak_calls: float = 0.3
+    reraise: float = 0.12  # raises when facing a raise before the flop
+    fold_again: float = 0.3  # folds to a bet after calling one on an earlier street
+    weak_calls: float = 0.3  # share of their calls after the flop made with weak hands
 
 
 # What a typical, reasonable player does by number of players dealt in.
-PRIORS: dict[int, Prior] = {
-    2: Prior(vpip=0.62, pfr=0.4, reraise=0.16),
-    3: Prior(vpip=0.45, pfr=0.3, reraise=0.12),
-    4: Prior(vpip=0.36, pfr=0.24, reraise=0.1),
-    5: Prior(vpip=0.3, pfr=0.2, reraise=0.09),
-    6: Prior(vpip=0.27, pfr=0.18, reraise=0.08),
+PRIORS: dict[int, Rates] = {
+    2: Rates(vpip=0.62, pfr=0.4, reraise=0.16),
+    3: Rates(vpip=0.45, pfr=0.3, reraise=0.12),
+    4: Rates(vpip=0.36, pfr=0.24, reraise=0.1),
+    5: Rates(vpip=0.3, pfr=0.2, reraise=0.09),
+    6: Rates(vpip=0.27, pfr=0.18, reraise=0.08),
 }
 
 # How many imaginary observations of the prior each rate starts with.
@@ -118,31 +126,22 @@ WEIGHT_SHOWN = 4.0  # hands seen at showdown are few but say a lot
 WEAK = 0.5
 
 
-def prior_for(players: int) -> Prior:
+def prior_for(players: int) -> Rates:
     return PRIORS[min(max(players, 2), 6)]
 
 
 @dataclass(frozen=True, slots=True)
-class Profile:
+class Profile(Rates):
     """One opponent as the bot sees them: rates shrunk towards the prior, and the raw counts."""
 
-    vpip: float
-    pfr: float
-    aggression: float
-    bet_rate: float  # bets and raises among all their decisions after the flop
-    fold_to_bet: float
-    showdown: float
-    counts: Counts
-    reraise: float = 0.12  # raises when facing a raise before the flop
-    fold_again: float = 0.3  # folds to a bet after calling one on an earlier street
-    weak_calls: float = 0.3  # share of their calls after the flop made with weak hands
+    counts: Counts = Counts()
     # their opens against a typical player's from the same seats (1: typical, 2: twice as wide)
     open_ratio: float = 1.0
     # their calls of one raise against a typical player's in the same spots
     call_ratio: float = 1.0
 
     @classmethod
-    def of(cls, counts: Counts, prior: Prior) -> Profile:
+    def of(cls, counts: Counts, prior: Rates) -> Profile:
         def shrink(hits: int, total: int, rate: float, weight: float) -> float:
             return (hits + rate * weight) / (total + weight)
 
@@ -170,9 +169,8 @@ class Profile:
 
     @classmethod
     def typical(cls, players: int) -> Profile:
-        p = prior_for(players)
-        return cls(p.vpip, p.pfr, p.aggression, p.bet_rate, p.fold_to_bet, p.showdown, Counts(),
-                   p.reraise, p.fold_again, p.weak_calls)
+        prior = prior_for(players)
+        return cls(**{f.name: getattr(prior, f.name) for f in fields(Rates)})
 
 
 def observed_ratio(made: int, chances: int, expected: float, toward: float = 1.0) -> float:
@@ -545,8 +543,8 @@ def describe(model: OpponentModel, players: int) -> dict[int, dict[str, Any]]:
 __all__ = [
     "Counts",
     "OpponentModel",
-    "Prior",
     "Profile",
+    "Rates",
     "clear_cache",
     "count_hand",
     "describe",

@@ -16,20 +16,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from engine import events as kinds
 from engine.cards import parse_cards
 from engine.evaluator import Category, HandValue, evaluate
-from engine.events import (
-    ACTION,
-    AWARD,
-    BOARD,
-    DEAL_HOLE,
-    MUCK,
-    POST_BIG_BLIND,
-    POST_SMALL_BLIND,
-    SHOW,
-    UNCALLED,
-    Event,
-)
+from engine.events import Event
 from engine.export.neutral import neutral
 from engine.hand import Hand
 
@@ -137,7 +127,7 @@ class _Writer:
         self.won: dict[int, int] = {}
         self.pots: dict[int, int] = {}
         self.holes = {
-            e.seat: e.cards for e in hand.events if e.kind == DEAL_HOLE and e.seat is not None
+            e.seat: e.cards for e in hand.events if e.kind == kinds.DEAL_HOLE and e.seat is not None
         }
 
     def name(self, seat: int | None) -> str:
@@ -160,29 +150,32 @@ class _Writer:
         for seat, stack in zip(s.seats, s.stacks, strict=True):
             self.lines.append(f"Seat {seat + 1}: {self.names[seat]} ({stack} in chips)")
         events = hand.events
-        body = [e for e in events if e.kind not in (POST_SMALL_BLIND, POST_BIG_BLIND, DEAL_HOLE)]
+        blinds = (kinds.POST_SMALL_BLIND, kinds.POST_BIG_BLIND)
+        body = [e for e in events if e.kind not in (*blinds, kinds.DEAL_HOLE)]
         for event in events:
-            if event.kind in (POST_SMALL_BLIND, POST_BIG_BLIND):
+            if event.kind in blinds:
                 self._post(event)
         self.lines.append("*** HOLE CARDS ***")
         for event in events:
-            if event.kind == DEAL_HOLE and event.seat is not None and self.sees_hole(event.seat):
+            if event.kind != kinds.DEAL_HOLE or event.seat is None:
+                continue
+            if self.sees_hole(event.seat):
                 self.lines.append(f"Dealt to {self.name(event.seat)} {_cards(event.cards)}")
         current = s.big_blind  # the bet to call preflop is the full big blind even when short (R9)
         for event in body:
-            if event.kind == ACTION:
+            if event.kind == kinds.ACTION:
                 current = self._action(event, current)
-            elif event.kind == UNCALLED:
+            elif event.kind == kinds.UNCALLED:
                 who = self.name(event.seat)
                 self.lines.append(f"Uncalled bet ({event.amount}) returned to {who}")
-            elif event.kind == BOARD:
+            elif event.kind == kinds.BOARD:
                 current = 0
                 self._street(event)
-            elif event.kind == SHOW and event.seat is not None:
+            elif event.kind == kinds.SHOW and event.seat is not None:
                 self.shows[event.seat] = event.cards
-            elif event.kind == MUCK and event.seat is not None:
+            elif event.kind == kinds.MUCK and event.seat is not None:
                 self.mucked.append(event.seat)
-            elif event.kind == AWARD and event.seat is not None:
+            elif event.kind == kinds.AWARD and event.seat is not None:
                 self.won[event.seat] = self.won.get(event.seat, 0) + event.amount
                 self.pots[event.pot] = self.pots.get(event.pot, 0) + event.amount
         self._showdown(events)
@@ -192,7 +185,7 @@ class _Writer:
     def _post(self, event: Event) -> None:
         assert event.seat is not None
         self.paid.add(event.seat)
-        which = "small" if event.kind == POST_SMALL_BLIND else "big"
+        which = "small" if event.kind == kinds.POST_SMALL_BLIND else "big"
         tail = " and is all-in" if event.all_in else ""
         self.lines.append(f"{self.name(event.seat)}: posts {which} blind {event.amount}{tail}")
 
@@ -237,14 +230,14 @@ class _Writer:
         return describe(evaluate(parse_cards([*self.shows[seat], *self.board])))
 
     def _showdown(self, events: list[Event]) -> None:
-        awards = [e for e in events if e.kind == AWARD and e.seat is not None]
+        awards = [e for e in events if e.kind == kinds.AWARD and e.seat is not None]
         if self.shows or self.mucked:
             self.lines.append("*** SHOW DOWN ***")
             for e in events:
-                if e.kind == SHOW and e.seat is not None:
+                if e.kind == kinds.SHOW and e.seat is not None:
                     desc = self._description(e.seat)
                     self.lines.append(f"{self.name(e.seat)}: shows {_cards(e.cards)} ({desc})")
-                elif e.kind == MUCK and e.seat is not None:
+                elif e.kind == kinds.MUCK and e.seat is not None:
                     self.lines.append(f"{self.name(e.seat)}: mucks hand")
         for e in awards:
             pot = self._pot_name(e.pot)

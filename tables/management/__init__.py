@@ -1,1 +1,2 @@
-"""The tables app's management commands (``commands/``), run with ``python manage.py``."""
+"""The tables app's management commands (``commands/``), run with ``python manage.py``, and
+``options``: what their options share."""

@@ -7,7 +7,8 @@ the rest of the code imports from ``tables.models``.
 - ``season``: your games, groups and their statistics, identity moves;
 - ``tournament``: a tournament and its entrants;
 - ``push``: Web Push subscriptions, the claims they speak for, pages in sight, turns pushed;
-- ``game_nights``: a group's game nights and its members' answers.
+- ``game_nights``: a group's game nights and its members' answers;
+- ``fields``: the field definitions and constraints several of them share.
 """
 
 from tables.models.game_nights import Answer, GameNight, GameNightAnswer

@@ -4,8 +4,9 @@ in, maybe or out, and the table opened for it."""
 from __future__ import annotations
 
 from django.db import models
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from tables.models.fields import digest, indexed_together, timestamp, unique_together
 
 NOTE_MAX = 140
 
@@ -17,16 +18,16 @@ class GameNight(models.Model):
     starts_at = models.DateTimeField()
     zone = models.CharField(max_length=64, default="UTC")  # the proposer's: how it is shown
     note = models.CharField(max_length=NOTE_MAX, blank=True)
-    proposer_hash = models.CharField(max_length=64)
+    proposer_hash = digest()
     proposer_name = models.CharField(max_length=20)
     table = models.ForeignKey(
         "tables.Table", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     opened_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = timestamp()
 
     class Meta:
-        indexes = [models.Index(fields=["group", "starts_at"], name="nights_by_time")]
+        indexes = indexed_together("group", "starts_at", name="nights_by_time")
 
     def __str__(self) -> str:
         return f"game night of {self.group_id} at {self.starts_at:%Y-%m-%d %H:%M}"
@@ -42,15 +43,13 @@ class GameNightAnswer(models.Model):
     """A member's answer (by their seat claim in the group's games, named as they play)."""
 
     night = models.ForeignKey(GameNight, on_delete=models.CASCADE, related_name="answers")
-    claim_hash = models.CharField(max_length=64)
+    claim_hash = digest()
     name = models.CharField(max_length=20)
     answer = models.CharField(max_length=5, choices=Answer.choices)
-    answered_at = models.DateTimeField(default=timezone.now)
+    answered_at = timestamp()
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["night", "claim_hash"], name="one_answer_a_member"),
-        ]
+        constraints = unique_together("night", "claim_hash", name="one_answer_a_member")
 
     def __str__(self) -> str:
         return f"{self.name}: {self.answer}"

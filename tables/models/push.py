@@ -4,7 +4,8 @@ table pages of a phone are in sight, and the last turn a table sent a notificati
 from __future__ import annotations
 
 from django.db import models
-from django.utils import timezone
+
+from tables.models.fields import digest, one_per_table, timestamp, unique_together
 
 
 class PushSubscription(models.Model):
@@ -15,9 +16,9 @@ class PushSubscription(models.Model):
     endpoint = models.URLField(max_length=1000, unique=True)
     p256dh = models.CharField(max_length=200)
     auth = models.CharField(max_length=100)
-    phone = models.CharField(max_length=64, db_index=True)
+    phone = digest(db_index=True)
     language = models.CharField(max_length=10, default="en")
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = timestamp()
 
     def __str__(self) -> str:
         return f"push subscription {self.pk}"
@@ -30,12 +31,10 @@ class PushClaim(models.Model):
     subscription = models.ForeignKey(
         PushSubscription, on_delete=models.CASCADE, related_name="claims"
     )
-    claim_hash = models.CharField(max_length=64, db_index=True)
+    claim_hash = digest(db_index=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["subscription", "claim_hash"], name="one_push_claim"),
-        ]
+        constraints = unique_together("subscription", "claim_hash", name="one_push_claim")
 
     def __str__(self) -> str:
         return f"claim of push subscription {self.subscription_id}"
@@ -46,14 +45,12 @@ class PageInSight(models.Model):
     its websocket as it is shown or hidden): "your turn" is pushed only when none is."""
 
     table = models.ForeignKey("tables.Table", on_delete=models.CASCADE, related_name="+")
-    phone = models.CharField(max_length=64)
+    phone = digest()
     visible = models.PositiveSmallIntegerField(default=0)
-    seen_at = models.DateTimeField(default=timezone.now)
+    seen_at = timestamp()
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["table", "phone"], name="one_sight_per_phone"),
-        ]
+        constraints = unique_together("table", "phone", name="one_sight_per_phone")
 
     def __str__(self) -> str:
         return f"{self.visible} pages in sight at {self.table_id}"
@@ -63,9 +60,7 @@ class PushedTurn(models.Model):
     """The last turn of a table that a "your turn" notification went out for: never two for
     one turn, however many changes (and server processes) see the same turn."""
 
-    table = models.OneToOneField(
-        "tables.Table", on_delete=models.CASCADE, primary_key=True, related_name="+"
-    )
+    table = one_per_table()
     turn = models.CharField(max_length=64)
 
     def __str__(self) -> str:

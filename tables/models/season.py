@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from django.db import models
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from tables.models.fields import (
+    TableSwitch,
+    digest,
+    indexed_together,
+    one_per_table,
+    timestamp,
+)
 
 GROUP_NAME_MAX = 40
 # Points per place for the standings, chosen when a group starts (or "chips": chips won).
@@ -23,9 +30,9 @@ class Group(models.Model):
     code = models.CharField(max_length=12, unique=True)
     name = models.CharField(max_length=GROUP_NAME_MAX)
     points = models.CharField(max_length=20, choices=POINTS_CHOICES, default="10-7-5-3-2-1")
-    creator_hash = models.CharField(max_length=64, db_index=True)
+    creator_hash = digest(db_index=True)
     hide_computers = models.BooleanField(default=False)
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = timestamp()
 
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"
@@ -45,10 +52,10 @@ class GroupGame(models.Model):
         "tables.Table", on_delete=models.CASCADE, related_name="group_game"
     )
     removed = models.BooleanField(default=False)
-    added_at = models.DateTimeField(default=timezone.now)
+    added_at = timestamp()
 
     class Meta:
-        indexes = [models.Index(fields=["group", "added_at"], name="group_games_by_time")]
+        indexes = indexed_together("group", "added_at", name="group_games_by_time")
 
     def __str__(self) -> str:
         return f"{self.table_id} in {self.group_id}{' (removed)' if self.removed else ''}"
@@ -58,9 +65,7 @@ class GameStats(models.Model):
     """A game's statistics counted from its finished hands (tables.read.statistics), up to and
     including hand ``through``; the next count adds only the hands after it."""
 
-    table = models.OneToOneField(
-        "tables.Table", on_delete=models.CASCADE, primary_key=True, related_name="game_stats"
-    )
+    table = one_per_table("game_stats")
     through = models.PositiveIntegerField(default=0)
     # {"tallies": {seat: Tally}, "pots": [...], "shown": [...], "hands": n}
     data = models.JSONField(default=dict)
@@ -70,16 +75,11 @@ class GameStats(models.Model):
         return f"stats of {self.table_id} through hand {self.through}"
 
 
-class StatsAtTable(models.Model):
+class StatsAtTable(TableSwitch):
     """Whether a tap on a seat shows that player's line at a table (the host may turn it off)."""
 
-    table = models.OneToOneField(
-        "tables.Table", on_delete=models.CASCADE, primary_key=True, related_name="stats_setting"
-    )
-    off = models.BooleanField(default=False)
-
-    def __str__(self) -> str:
-        return f"stats {'off' if self.off else 'on'} at {self.table_id}"
+    what = "stats"
+    table = one_per_table("stats_setting")
 
 
 class IdentityMove(models.Model):
@@ -87,9 +87,9 @@ class IdentityMove(models.Model):
     the token's SHA-256 is kept, and the claims themselves only enciphered with the token,
     which is in the link alone; the row is emptied once used or expired."""
 
-    token_hash = models.CharField(max_length=64, unique=True)
+    token_hash = digest(unique=True)
     sealed = models.TextField(blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = timestamp()
     expires_at = models.DateTimeField(db_index=True)
     used_at = models.DateTimeField(null=True, blank=True)
 

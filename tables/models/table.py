@@ -11,12 +11,12 @@ from datetime import datetime
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.game import STARTING_STACK, GameSettings
 from engine.timebank import DEFAULT_BANK
+from tables.models.fields import digest, one_per_table, timestamp, unique_together
 
 NAME_MAX = 20
 MAX_SEATS = 6
@@ -47,6 +47,9 @@ class TableQuerySet(models.QuerySet["Table"]):
 
 
 class Table(models.Model):
+    """One game at one table, found by its ``code``: its settings, its status, the engine's
+    state of the game (``state``, changed only through ``tables.write.path``) and its clock."""
+
     class Status(models.TextChoices):
         WAITING = "waiting", _("Waiting for players")
         PLAYING = "playing", _("Playing")
@@ -113,7 +116,7 @@ class Table(models.Model):
     )
     tournament_number = models.PositiveSmallIntegerField(null=True, blank=True)
 
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = timestamp()
     updated_at = models.DateTimeField(auto_now=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -187,8 +190,8 @@ class Seat(models.Model):
     is_computer = models.BooleanField(default=False)
     level = models.CharField(max_length=6, choices=Level.choices, blank=True)
     # SHA-256 of a secret kept in the player's session (tables.claims); empty for computers.
-    claim_hash = models.CharField(max_length=64, blank=True, db_index=True)
-    joined_at = models.DateTimeField(default=timezone.now)
+    claim_hash = digest(blank=True, db_index=True)
+    joined_at = timestamp()
     last_seen = models.DateTimeField(null=True, blank=True)
     away = models.BooleanField(default=False)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
@@ -227,11 +230,11 @@ class FormerClaim(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="former_claims")
     position = models.PositiveSmallIntegerField()
-    claim_hash = models.CharField(max_length=64, db_index=True)
+    claim_hash = digest(db_index=True)
     name = models.CharField(max_length=NAME_MAX)
     first_hand = models.PositiveIntegerField(default=0)
     last_hand = models.PositiveIntegerField(default=0)
-    left_at = models.DateTimeField(default=timezone.now)
+    left_at = timestamp()
 
     def __str__(self) -> str:
         return f"{self.name} (seat {self.position}, left after hand {self.last_hand})"
@@ -243,7 +246,7 @@ class Hand(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveIntegerField()
-    started_at = models.DateTimeField(default=timezone.now)
+    started_at = timestamp()
     ended_at = models.DateTimeField(null=True, blank=True)
     # engine.history.hand_record(): settings (seats, stacks, button, blinds), deck, actions.
     record = models.JSONField()
@@ -265,9 +268,7 @@ class Hand(models.Model):
 
     class Meta:
         ordering = ["table", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["table", "number"], name="one_row_per_hand_number"),
-        ]
+        constraints = unique_together("table", "number", name="one_row_per_hand_number")
 
     def __str__(self) -> str:
         return f"hand #{self.pk} ({self.table.code} no. {self.number})"
@@ -284,10 +285,10 @@ class SeatMove(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_moves")
     position = models.PositiveSmallIntegerField()
-    token_hash = models.CharField(max_length=64, unique=True)
-    claim_hash = models.CharField(max_length=64)  # the seat's claim when the link was made
+    token_hash = digest(unique=True)
+    claim_hash = digest()  # the seat's claim when the link was made
     by_host = models.BooleanField(default=False)  # made by the host for someone else's seat
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = timestamp()
     expires_at = models.DateTimeField(db_index=True)
     used_at = models.DateTimeField(null=True, blank=True)
 
@@ -298,8 +299,8 @@ class SeatMove(models.Model):
 class FailedJoin(models.Model):
     """A join attempt with a code that matches no table (see tables.ratelimit)."""
 
-    client = models.CharField(max_length=64, db_index=True)  # hash of IP or session key
-    at = models.DateTimeField(default=timezone.now, db_index=True)
+    client = digest(db_index=True)  # hash of IP or session key
+    at = timestamp(db_index=True)
 
     def __str__(self) -> str:
         return f"failed join at {self.at:%H:%M:%S}"
@@ -343,7 +344,7 @@ class ModerationAction(models.Model):
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    at = models.DateTimeField(default=timezone.now)
+    at = timestamp()
     action = models.CharField(max_length=40)
     reason = models.TextField(blank=True)
     detail = models.JSONField(default=dict, blank=True)
@@ -383,9 +384,9 @@ class SeatRequest(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_requests")
     name = models.CharField(max_length=NAME_MAX)
-    claim_hash = models.CharField(max_length=64, db_index=True)  # the seat's claim once seated
+    claim_hash = digest(db_index=True)  # the seat's claim once seated
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
-    at = models.DateTimeField(default=timezone.now)
+    at = timestamp()
     position = models.PositiveSmallIntegerField(null=True, blank=True)  # the seat taken
     took_over = models.CharField(max_length=NAME_MAX, blank=True)  # the computer's name
     first_hand = models.PositiveIntegerField(null=True, blank=True)  # the first hand played
@@ -400,9 +401,7 @@ class SeatRequest(models.Model):
 class LateSeats(models.Model):
     """The host's standing answer for a game: anyone may take a computer's seat."""
 
-    table = models.OneToOneField(
-        Table, on_delete=models.CASCADE, primary_key=True, related_name="late_seats"
-    )
+    table = one_per_table("late_seats")
     open = models.BooleanField(default=False)
 
     def __str__(self) -> str:

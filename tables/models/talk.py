@@ -6,8 +6,14 @@ Chat lives beside the table, never in it: no lock, no version, no redraw (tables
 from __future__ import annotations
 
 from django.db import models
-from django.utils import timezone
 
+from tables.models.fields import (
+    TableSwitch,
+    digest,
+    indexed_together,
+    one_per_table,
+    timestamp,
+)
 from tables.models.table import NAME_MAX, Table
 
 CHAT_MAX = 200
@@ -25,30 +31,25 @@ class ChatMessage(models.Model):
     # (tables.write.talk.EVENTS) and the names it mentions, said in each phone's language.
     event = models.CharField(max_length=20, blank=True)
     detail = models.JSONField(default=dict, blank=True)
-    at = models.DateTimeField(default=timezone.now)
+    at = timestamp()
     # Deleted by a moderator: kept for the log, never shown to a phone again.
     deleted = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table", "at", "id"]
-        indexes = [models.Index(fields=["table", "at"], name="chat_by_table_time")]
+        indexes = indexed_together("table", "at", name="chat_by_table_time")
 
     def __str__(self) -> str:
         return f"{self.name}: {self.text or self.reaction}"
 
 
-class TableTalk(models.Model):
+class TableTalk(TableSwitch):
     """Whether table talk is on at a table (the host may turn it off), and who said so."""
 
-    table = models.OneToOneField(
-        Table, on_delete=models.CASCADE, primary_key=True, related_name="talk"
-    )
-    off = models.BooleanField(default=False)
+    what = "talk"
+    table = one_per_table("talk")
     by = models.CharField(max_length=NAME_MAX, blank=True)
-    at = models.DateTimeField(default=timezone.now)
-
-    def __str__(self) -> str:
-        return f"talk {'off' if self.off else 'on'} at {self.table_id}"
+    at = timestamp()
 
 
 class ChatMute(models.Model):
@@ -56,9 +57,9 @@ class ChatMute(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_mutes")
     position = models.PositiveSmallIntegerField()
-    claim_hash = models.CharField(max_length=64, blank=True)
+    claim_hash = digest(blank=True)
     name = models.CharField(max_length=NAME_MAX)
-    at = models.DateTimeField(default=timezone.now)
+    at = timestamp()
 
     def __str__(self) -> str:
         return f"{self.name} muted at {self.table_id}"

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine.timebank import DEFAULT_BANK
+from tables.models.fields import digest, timestamp
 
 NAME_MAX = 20
 
@@ -27,7 +27,7 @@ class Tournament(models.Model):
 
     code = models.CharField(max_length=8, db_index=True)
     host_name = models.CharField(max_length=NAME_MAX, blank=True)
-    host_claim = models.CharField(max_length=64, blank=True)  # SHA-256 of the host's claim
+    host_claim = digest(blank=True)  # SHA-256 of the host's claim
     entrants_wanted = models.PositiveSmallIntegerField(default=12)  # 7..36, computers fill up
     computer_fill = models.BooleanField(default=True)
     level_minutes = models.PositiveSmallIntegerField(null=True, blank=True, default=10)
@@ -44,7 +44,7 @@ class Tournament(models.Model):
     level = models.PositiveSmallIntegerField(default=0)  # index into engine.game.BLIND_LEVELS
     level_started_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveBigIntegerField(default=0)
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = timestamp()
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -67,7 +67,7 @@ class Entrant(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
     name = models.CharField(max_length=NAME_MAX)
     is_computer = models.BooleanField(default=False)
-    claim_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    claim_hash = digest(blank=True, db_index=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     bust_table = models.PositiveSmallIntegerField(null=True, blank=True)
     bust_hand = models.PositiveIntegerField(null=True, blank=True)
@@ -76,7 +76,7 @@ class Entrant(models.Model):
         "tables.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     position = models.PositiveSmallIntegerField(null=True, blank=True)
-    joined_at = models.DateTimeField(default=timezone.now)
+    joined_at = timestamp()
 
     class Meta:
         ordering = ["tournament", "joined_at", "id"]

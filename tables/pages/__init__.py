@@ -3,8 +3,8 @@ form posts for phones without JavaScript), and the hand histories with their exp
 authorise, call the write side (``tables.write``) and answer; the table itself is drawn by
 ``tables.live``.
 
-- ``urls``: the site's pages, with ``history_urls`` (hand histories and exports) and
-  ``season_urls`` (your games, groups, a player's line) included;
+- ``urls``: the site's pages (a tournament's too, in their own list), with ``history_urls``
+  (hand histories and exports) included;
 - ``common``: what every table page starts from (the phone's claims, finding the table a code
   names, the message page);
 - ``table``: home, create, join, the lobby's controls and playing without JavaScript; ``forms``:
@@ -21,5 +21,5 @@ authorise, call the write side (``tables.write``) and answer; the table itself i
   calendar file);
 - ``push``: turning notifications on and off, and the service worker that shows them;
 - ``tournament``: a tournament's pages (creating, joining, the lobby, the host's pause, the CSV,
-  a player's hands), with ``tournament_urls`` and ``tournament_forms``.
+  a player's hands), with ``tournament_forms``.
 """

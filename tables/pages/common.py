@@ -2,13 +2,17 @@
 a code names, the pass and play state this phone keeps, and the plain message page.
 
 A helper that cannot give a view what it asked for raises instead of returning a page:
-``NotFound`` (no table with that code) or ``NotYours`` (hands this phone may not see), each an
-``Http404`` / ``PermissionDenied`` carrying the page that says so, which ``RefusalMiddleware``
-sends; so a view reads ``table = find_table(request, code)`` and goes on.
+``NotFound`` (no table with that code), ``NotYours`` (hands this phone may not see), each an
+``Http404`` / ``PermissionDenied`` carrying the page that says so, or ``NameRefused`` (a join
+form's name that cannot be used) carrying the way back, which ``RefusalMiddleware`` sends; so a
+view reads ``table = find_table(request, code)`` and goes on.
 """
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -23,6 +27,7 @@ from tables.live.perspective import PassState
 from tables.models import Table
 
 PASS_KEY = "tables_pass"
+_Form = TypeVar("_Form", bound=forms.Form)
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -72,12 +77,21 @@ class NotYours(PermissionDenied):
         self.response = response
 
 
+class NameRefused(Exception):
+    """A join form whose name cannot be used: ``response`` takes the phone back to the page it
+    came from, told so (``RefusalMiddleware``)."""
+
+    def __init__(self, response: HttpResponse) -> None:
+        super().__init__()
+        self.response = response
+
+
 class RefusalMiddleware(MiddlewareMixin):
-    """A page's refusal raised by the shared helpers (``NotFound``, ``NotYours``), wherever a
-    view asked them: their own page, as it was drawn when raised."""
+    """A page's refusal raised by the shared helpers (``NotFound``, ``NotYours``,
+    ``NameRefused``), wherever a view asked them: their own page, as it was drawn when raised."""
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if isinstance(exception, NotFound | NotYours):
+        if isinstance(exception, NotFound | NotYours | NameRefused):
             return exception.response
         return None
 
@@ -105,7 +119,11 @@ def message_page(request: HttpRequest, title: str, text: str, status: int = 200)
     )
 
 
-def name_refused(request: HttpRequest, page: str, code: str) -> HttpResponse:
-    """A join form whose name cannot be used: the phone is told so, back on ``page``."""
-    messages.error(request, _("Please type a name of at most 20 characters."))
-    return redirect(page, code=code)
+def posted_join(request: HttpRequest, form_class: type[_Form], page: str, code: str) -> _Form:
+    """The join form posted, valid; else ``NameRefused``: the phone is told its name cannot be
+    used, back on ``page``."""
+    form = form_class(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Please type a name of at most 20 characters."))
+        raise NameRefused(redirect(page, code=code))
+    return form

@@ -29,9 +29,9 @@ from tables.pages import push
 from tables.pages.common import (
     HtmxHttpRequest,
     find_table,
-    name_refused,
     no_table,
     pass_state,
+    posted_join,
     save_pass_state,
     session_hashes,
     this_phone,
@@ -172,9 +172,7 @@ def frame(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_POST
 def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
     found = find_table(request, code)
-    form = JoinForm(request.POST)
-    if not form.is_valid():
-        return name_refused(request, "tables:table", found.code)
+    form = posted_join(request, JoinForm, "tables:table", found.code)
     try:
         lobby.join_table(
             found.id, form.cleaned_data["name"], request.session,

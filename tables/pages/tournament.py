@@ -33,7 +33,7 @@ from tables.draw import tournament_line as line
 from tables.draw.qr import qr_svg
 from tables.models import Table
 from tables.models.tournament import Tournament
-from tables.pages.common import NotFound, message_page, name_refused
+from tables.pages.common import NotFound, message_page, posted_join
 from tables.pages.tournament_forms import CreateTournamentForm, JoinTournamentForm
 from tables.read import tournament_history as history
 from tables.read import tournament_recap as recap
@@ -228,9 +228,7 @@ def _join_as(request: HttpRequest, tournament: Tournament, name: str) -> None:
 @require_POST
 def join(request: HttpRequest, code: str) -> HttpResponse:
     found = _find(request, code)
-    form = JoinTournamentForm(request.POST)
-    if not form.is_valid():
-        return name_refused(request, "tournament:page", found.code)
+    form = posted_join(request, JoinTournamentForm, "tournament:page", found.code)
     _join_as(request, found, form.cleaned_data["name"])
     return redirect("tournament:page", code=found.code)
 

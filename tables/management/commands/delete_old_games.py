@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tables.management.options import setting_option
 from tables.write.retention import delete_old_games
 
 
@@ -18,10 +18,8 @@ class Command(BaseCommand):
     help = "Delete games that ended more than TABLES_KEEP_DAYS days ago, with their hands and talk."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument(
-            "--days", type=int, default=settings.TABLES_KEEP_DAYS,
-            help="keep games that ended fewer days ago than this (default: TABLES_KEEP_DAYS)",
-        )
+        setting_option(parser, "--days", "TABLES_KEEP_DAYS",
+                       "keep games that ended fewer days ago than this")
         parser.add_argument("--tables", type=int, default=100, help="games per batch")
         parser.add_argument("--rows", type=int, default=2000,
                             help="hands or chat lines per DELETE statement")

@@ -10,20 +10,18 @@ import asyncio
 import contextlib
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from tables import clock
+from tables.management.options import setting_option
 
 
 class Command(BaseCommand):
     help = "Fire table deadlines (computer players, time-outs, next hands) until stopped."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument(
-            "--interval", type=float, default=settings.TABLES_CLOCK_INTERVAL,
-            help="seconds between looks for due deadlines",
-        )
+        setting_option(parser, "--interval", "TABLES_CLOCK_INTERVAL",
+                       "seconds between looks for due deadlines")
         parser.add_argument("--once", action="store_true", help="fire what is due now and exit")
 
     def handle(self, *args: Any, **options: Any) -> None:
