@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from django.template.base import Origin, Template, TextNode
-from django.template.loaders import cached
+from django.template.loaders import base, cached
 
 _INDENT = re.compile(rb"\n[ \t]+")
 _VERBATIM = re.compile(rb"<(?:pre|textarea)\b", re.IGNORECASE)
@@ -68,14 +68,18 @@ def unindent_template(template: Template) -> None:
         node.s = _LINE_BREAKS.sub("\n", node.s)
 
 
-class Loader(cached.Loader):
-    """Django's cached loader whose HTML templates are unindented once, when compiled
-    (``unindent_template``); other templates (plain-text mail...) are kept as written."""
+class _Unindenting(base.Loader):
+    """Compiles a template (Django's own loader) and unindents it, if it is HTML."""
 
     def get_template(self, template_name: str, skip: list[Origin] | None = None) -> Template:
         template: Template = super().get_template(template_name, skip)
-        if not getattr(template, "unindented", False):
-            if template_name.endswith(".html"):
-                unindent_template(template)
-            template.unindented = True  # type: ignore[attr-defined]
+        if template_name.endswith(".html"):
+            unindent_template(template)
         return template
+
+
+class Loader(cached.Loader, _Unindenting):
+    """Django's cached loader whose HTML templates are unindented once, when compiled
+    (``unindent_template``); other templates (plain-text mail...) are kept as written. A
+    template found in the cache costs what it did: only compiling goes through
+    ``_Unindenting``."""
