@@ -219,8 +219,13 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # Django's cached loader, the templates' indentation left out once when each is
+            # compiled (config/unindent.py): the live frames are drawn without a middleware.
+            "loaders": [("config.unindent.Loader", [
+                "django.template.loaders.filesystem.Loader",
+                "django.template.loaders.app_directories.Loader",
+            ])],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",

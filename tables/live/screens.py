@@ -52,7 +52,7 @@ def play_frame(context: Any) -> SafeString:
         f'\n<section id="table-frame" class="table-frame table-frame--{_e(screen)}"'
         f'{_OOB if oob else ""} data-testid="table-frame" data-version="{_e(context["version"])}"'
         f' data-screen="{_e(screen)}" data-code="{_e(context["code"])}"'
-        f"{seat_attr}>\n  ",
+        f"{seat_attr}>\n",
         play_screen(context),
         "\n</section>\n",
     ]
@@ -203,7 +203,7 @@ def _board(board: list[str], win_cards: list[str], language: str) -> SafeString:
     """The board inside ``table/_table_center.html``: its cards, the winning ones marked once
     the hand is over, and an empty place for each card still to come."""
     slots = _CARD_SLOT * max(0, 5 - len(board))
-    return SafeString(f"\n    {_cards(board, win_cards, 'md', language)}\n    {slots}\n  ")
+    return SafeString(f"\n{_cards(board, win_cards, 'md', language)}\n{slots}\n")
 
 
 def _my_cards(
@@ -212,7 +212,7 @@ def _my_cards(
     """Your two cards, large, inside ``table/_me.html``: face up when they are shown here,
     face down while you are in the hand otherwise, nothing once you folded or sit out."""
     if cards:
-        return SafeString(_cards(cards, win_cards, "lg", language) + "\n    ")
+        return SafeString(_cards(cards, win_cards, "lg", language) + "\n")
     if in_hand and not folded:
         back = render_component("components/card.html", {"size": "lg"}, language=language)
         return SafeString(back + back)
@@ -270,8 +270,8 @@ def play_screen(context: Any) -> SafeString:
     if you_seat:
         parts.append(_my_place(you_seat, context.get("best"), language))
     if persp.pass_and_play:
-        parts += ["\n\n", _pass_controls(context, language)]
-    parts.append("\n\n")
+        parts += ["\n", _pass_controls(context, language)]
+    parts.append("\n")
     if context.get("legal"):
         parts.append(_action_bar(context, language))
     else:
@@ -295,9 +295,9 @@ def _top_bar(context: Any, kept: _Kept) -> list[str]:
     tools = {"request": request, "csrf_token": csrf_token}
     top = context["top"]
     return [
-        '<header class="table-top" id="table-info" data-testid="table-info">\n  ',
+        '<header class="table-top" id="table-info" data-testid="table-info">\n',
         kept.part((top["watching"],), "table/_table_info.html", {"top": top}),
-        "  ",
+        # (each part ends with a line break: nothing between them)
         # The log grows by a line or so at every change: its frame is kept, the lines filled in.
         kept.part((bool(persp.mine), bool(top["deck"])), "table/_log_drawer.html", {
             "log": slot("log") if context["log_tail"] else "",
@@ -309,10 +309,9 @@ def _top_bar(context: Any, kept: _Kept) -> list[str]:
             "history_url": table_url("history", code),
             "move_url": table_url("seat_moves", code),
         }),
-        "  ",
         kept.part((), "table/_table_tools.html", tools) if request is None and not csrf_token
         else render_component("table/_table_tools.html", tools),
-        "</header>\n\n",
+        "</header>\n",
     ]
 
 
@@ -323,9 +322,9 @@ def _ring(context: Any, kept: _Kept) -> list[str]:
     center = context["center"]
     language = kept.language
     parts = [
-        '<div class="ring">\n  <div class="felt" aria-hidden="true"></div>\n  ',
+        '<div class="ring">\n<div class="felt" aria-hidden="true"></div>\n',
         '<ol class="seats opponents" id="seats" data-testid="seats" aria-label='
-        f'"{_players_label(language)}">\n    ',
+        f'"{_players_label(language)}">\n',
     ]
     for seat in context["seats"]:
         if not seat["you"]:
@@ -333,7 +332,7 @@ def _ring(context: Any, kept: _Kept) -> list[str]:
             key = (seat["seat"], seat["mine"], seat["remaining"], cards)
             parts += ["<li>", kept.part(key, "components/seat.html", seat=seat), "</li>"]
     parts += [
-        "\n  </ol>\n  ",
+        "\n</ol>\n",
         # The last line of the log and the event count change at every version, the board and
         # the pots when cards come or chips go in: all are written into one drawing kept for
         # every table (the board and the pots are drawn apart, each kept as such).
@@ -352,7 +351,7 @@ def _ring(context: Any, kept: _Kept) -> list[str]:
             "last_line": center["last_line"], "events": center["events"],
             "hand_number": center["hand_number"],
         }),
-        "\n</div>\n\n",
+        "\n</div>\n",
     ]
     return parts
 

@@ -44,7 +44,7 @@ RECORDED = {
     "statements": 1.12,
     "transactions": 1.04,
     "frames": 6.0,  # one per phone: never more
-    "bytes": 12_577,
+    "bytes": 12_851,  # the templates unindented when compiled (main then: 13,525)
     "calls": 4_890,
 }
 MARGIN = 1.3  # a count may grow by this much before the test fails (a generous margin)
