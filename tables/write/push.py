@@ -55,11 +55,14 @@ CLAIMS_KEPT = 50  # a phone's newest claims that a subscription speaks for
 # server process that stopped without hearing the page go).
 SIGHT_STALE = timedelta(seconds=150)
 # A claim found with no subscription is not asked about again for this long by this process,
-# so that a table where nobody turned notifications on costs no query per turn. A phone that
-# turns them on through this process is asked about at once; through another process, from at
-# most this long later.
-NOT_SUBSCRIBED_KEPT = 15.0
+# so that a table where nobody turned notifications on costs no query (a commit of its own) per
+# turn: a person's turn comes back every 20 to 30 s at a table of six. A phone that turns them
+# on through this process is asked about at once; so is every claim at a table once a page of
+# it says here that it is in sight (only a phone with notifications on says so, to the
+# process that serves the table's pages); else from at most this long later.
+NOT_SUBSCRIBED_KEPT = 300.0
 _not_subscribed: dict[str, float] = {}  # claim hash -> until when (time.monotonic)
+_sighted: dict[int, float] = {}  # table id -> when a page of it last said it is in sight here
 
 KINDS: dict[str, tuple[Any, Any]] = {
     "turn": (gettext_lazy("Your turn"),
@@ -205,6 +208,10 @@ def sight(table_id: int, phone: str, change: int) -> None:
     is still in sight (0)."""
     if not phone:
         return
+    _sighted.pop(table_id, None)  # newest last: the oldest go first
+    _sighted[table_id] = time.monotonic()
+    while len(_sighted) > 10_000:
+        _sighted.pop(next(iter(_sighted)))
     now = timezone.now()
     updated = PageInSight.objects.filter(table_id=table_id, phone=phone).update(
         visible=Greatest(F("visible") + change, 0), seen_at=now
@@ -275,11 +282,20 @@ def after_change(table: Table, seats: Iterable[Seat], game: Game | None) -> None
         found = _turn_of(table, seats, game)
         if found is not None:
             seat, turn = found
-            if _not_subscribed.get(seat.claim_hash, 0.0) > time.monotonic():
+            if _known_not_subscribed(table.pk, seat.claim_hash):
                 return
             later(your_turn, table.pk, table.code, seat.claim_hash, turn)
     except Exception:
         log.exception("push: table %s: your turn not sent", table.code)
+
+
+def _known_not_subscribed(table_id: int, claim_hash: str) -> bool:
+    """The claim was found with no subscription less than ``NOT_SUBSCRIBED_KEPT`` ago, and no
+    page of the table has said here since that it is in sight."""
+    until = _not_subscribed.get(claim_hash, 0.0)
+    return until > time.monotonic() and (
+        _sighted.get(table_id, float("-inf")) < until - NOT_SUBSCRIBED_KEPT
+    )
 
 
 def your_turn(table_id: int, code: str, claim_hash: str, turn: str) -> None:

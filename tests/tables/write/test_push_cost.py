@@ -1,7 +1,7 @@
 """What "your turn" costs a table where nobody turned notifications on: a claim found with no
 subscription is not asked about again by this process for ``push.NOT_SUBSCRIBED_KEPT``
-seconds (no query per turn), and a phone that turns them on through this process is asked
-about at once."""
+seconds (no query per turn), and a phone that turns them on through this process, or a page
+of the table that says it is in sight here, has them asked about at once."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ def inline(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]
 
     monkeypatch.setattr(push, "later", run_now)
     monkeypatch.setattr(push, "_not_subscribed", {})
+    monkeypatch.setattr(push, "_sighted", {})
     yield jobs
 
 
@@ -60,3 +61,21 @@ def test_a_claim_with_no_subscription_costs_no_query_per_turn(inline: list[str])
     ), hashes)  # turned on through this process: asked about at the next turn
     _turn(table)
     assert inline == ["your_turn", "your_turn"]
+
+
+def test_a_page_in_sight_at_the_table_has_its_claims_asked_about_again(
+    inline: list[str],
+) -> None:
+    """A phone that turned notifications on through another process: its page of the table
+    says it is in sight (only such a phone says so), and the next turn asks again."""
+    if not push.enabled():
+        pytest.skip("no VAPID pair: notifications are off and nothing is asked")  # never in CI
+    table, _sessions = seat_people_now([["Asha"], ["Bikash"]], lobby.TableSettings(seat_count=2))
+    _turn(table)
+    _turn(table)
+    assert inline == ["your_turn"]  # the second turn: known not subscribed, nothing asked
+    push.sight(table.id, "another-phone", 1)
+    _turn(table)
+    assert inline == ["your_turn", "your_turn"]
+    _turn(table)
+    assert inline == ["your_turn", "your_turn"]  # known again, until the next page in sight
