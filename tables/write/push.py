@@ -54,6 +54,12 @@ CLAIMS_KEPT = 50  # a phone's newest claims that a subscription speaks for
 # A page reports being in sight again every minute; a count older than this is stale (a
 # server process that stopped without hearing the page go).
 SIGHT_STALE = timedelta(seconds=150)
+# A page's report that it is still in sight (no change) is written only when this process
+# last wrote that table and phone's row longer ago than this: every other report of a page in
+# sight, so that a row is at most about two minutes old (under ``SIGHT_STALE``) and a phone
+# looking at a table costs a commit every two minutes, not every minute.
+SIGHT_WRITTEN_EVERY = 70.0
+_sight_written: dict[tuple[int, str], float] = {}  # (table id, phone) -> when (monotonic)
 # A claim found with no subscription is not asked about again for this long by this process,
 # so that a table where nobody turned notifications on costs no query (a commit of its own) per
 # turn: a person's turn comes back every 20 to 30 s at a table of six. A phone that turns them
@@ -208,10 +214,14 @@ def sight(table_id: int, phone: str, change: int) -> None:
     is still in sight (0)."""
     if not phone:
         return
+    moment = time.monotonic()
     _sighted.pop(table_id, None)  # newest last: the oldest go first
-    _sighted[table_id] = time.monotonic()
+    _sighted[table_id] = moment
     while len(_sighted) > 10_000:
         _sighted.pop(next(iter(_sighted)))
+    key = (table_id, phone)
+    if change == 0 and _sight_written.get(key, float("-inf")) > moment - SIGHT_WRITTEN_EVERY:
+        return  # still in sight, said here a moment ago: the row is fresh enough
     now = timezone.now()
     updated = PageInSight.objects.filter(table_id=table_id, phone=phone).update(
         visible=Greatest(F("visible") + change, 0), seen_at=now
@@ -222,6 +232,11 @@ def sight(table_id: int, phone: str, change: int) -> None:
                 PageInSight.objects.create(table_id=table_id, phone=phone, visible=1, seen_at=now)
         except IntegrityError:  # its other page made the row meanwhile
             sight(table_id, phone, change)
+            return
+    _sight_written.pop(key, None)  # written: newest last, the oldest go first
+    _sight_written[key] = moment
+    while len(_sight_written) > 20_000:
+        _sight_written.pop(next(iter(_sight_written)))
 
 
 def _in_sight(table_id: int, phones: Iterable[str]) -> set[str]:

@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tables import claims
-from tables.models import PushSubscription, Table
+from tables.models import PageInSight, PushSubscription, Table
 from tables.write import lobby, push
 from tests.tables.helpers import game_of
 from tests.tables.helpers.driver import seat_people_now
@@ -34,6 +34,7 @@ def inline(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]
     monkeypatch.setattr(push, "later", run_now)
     monkeypatch.setattr(push, "_not_subscribed", {})
     monkeypatch.setattr(push, "_sighted", {})
+    monkeypatch.setattr(push, "_sight_written", {})
     yield jobs
 
 
@@ -79,3 +80,32 @@ def test_a_page_in_sight_at_the_table_has_its_claims_asked_about_again(
     assert inline == ["your_turn", "your_turn"]
     _turn(table)
     assert inline == ["your_turn", "your_turn"]  # known again, until the next page in sight
+
+
+def test_a_page_still_in_sight_is_written_every_other_minute(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A page in sight says so every minute; its row is written when it changes, and for a
+    page still in sight only when this process last wrote it over ``SIGHT_WRITTEN_EVERY``
+    seconds ago (under ``SIGHT_STALE``)."""
+    # Reports a minute apart: a row written at least every two minutes, never stale.
+    assert push.SIGHT_STALE.total_seconds() > push.SIGHT_WRITTEN_EVERY + 60
+    monkeypatch.setattr(push, "_sighted", {})
+    monkeypatch.setattr(push, "_sight_written", {})
+    table, _sessions = seat_people_now([["Asha"], ["Bikash"]], lobby.TableSettings(seat_count=2))
+    clock = [1000.0]
+    monkeypatch.setattr(push.time, "monotonic", lambda: clock[0])
+
+    def written(change: int, after: float) -> bool:
+        clock[0] += after
+        with CaptureQueriesContext(connection) as asked:
+            push.sight(table.id, "phone-a", change)
+        return any("pageinsight" in q["sql"].lower() for q in asked.captured_queries)
+
+    assert written(+1, 0)  # came into sight
+    assert not written(0, 60)  # still in sight a minute later
+    assert written(0, 60)  # two minutes after the last write
+    assert written(-1, 5)  # out of sight: always written
+    assert written(+1, 5)
+    seen = PageInSight.objects.get(table=table, phone="phone-a")
+    assert seen.visible == 1
