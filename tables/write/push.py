@@ -60,6 +60,7 @@ SIGHT_STALE = timedelta(seconds=150)
 # looking at a table costs a commit every two minutes, not every minute.
 SIGHT_WRITTEN_EVERY = 70.0
 _sight_written: dict[tuple[int, str], float] = {}  # (table id, phone) -> when (monotonic)
+_clock = time.monotonic  # (tests move it on)
 # A claim found with no subscription is not asked about again for this long by this process,
 # so that a table where nobody turned notifications on costs no query (a commit of its own) per
 # turn: a person's turn comes back every 20 to 30 s at a table of six. A phone that turns them
@@ -214,7 +215,7 @@ def sight(table_id: int, phone: str, change: int) -> None:
     is still in sight (0)."""
     if not phone:
         return
-    moment = time.monotonic()
+    moment = _clock()
     _sighted.pop(table_id, None)  # newest last: the oldest go first
     _sighted[table_id] = moment
     while len(_sighted) > 10_000:

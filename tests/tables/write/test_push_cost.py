@@ -94,7 +94,7 @@ def test_a_page_still_in_sight_is_written_every_other_minute(
     monkeypatch.setattr(push, "_sight_written", {})
     table, _sessions = seat_people_now([["Asha"], ["Bikash"]], lobby.TableSettings(seat_count=2))
     clock = [1000.0]
-    monkeypatch.setattr("tables.write.push.time.monotonic", lambda: clock[0])
+    monkeypatch.setattr(push, "_clock", lambda: clock[0])
 
     def written(change: int, after: float) -> bool:
         clock[0] += after
