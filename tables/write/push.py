@@ -300,7 +300,14 @@ def after_change(table: Table, seats: Iterable[Seat], game: Game | None) -> None
             seat, turn = found
             if _known_not_subscribed(table.pk, seat.claim_hash):
                 return
-            later(your_turn, table.pk, table.code, seat.claim_hash, turn)
+            # The table's other persons are asked about in the same query: their turns come
+            # next, and a table where nobody turned notifications on then costs one query.
+            others = [
+                s.claim_hash for s in seats if s.is_person and s.claim_hash
+                and s.claim_hash != seat.claim_hash
+                and not _known_not_subscribed(table.pk, s.claim_hash)
+            ]
+            later(your_turn, table.pk, table.code, seat.claim_hash, turn, others)
     except Exception:
         log.exception("push: table %s: your turn not sent", table.code)
 
@@ -314,14 +321,24 @@ def _known_not_subscribed(table_id: int, claim_hash: str) -> bool:
     )
 
 
-def your_turn(table_id: int, code: str, claim_hash: str, turn: str) -> None:
-    subscriptions = _subscriptions([claim_hash])
+def your_turn(
+    table_id: int, code: str, claim_hash: str, turn: str, others: Iterable[str] = ()
+) -> None:
+    """"Your turn" to the phones of ``claim_hash`` with no page of the table in sight, once
+    per turn. The subscriptions of ``others`` (the table's other persons) are asked about in
+    the same query: those with none are not asked about again for a while."""
+    asked = {claim_hash, *(h for h in others if h)}
+    found = list(
+        PushClaim.objects.filter(claim_hash__in=sorted(asked)).select_related("subscription")
+    )
+    now = time.monotonic()
+    if len(_not_subscribed) > 10_000:  # the expired ones go
+        for known in [h for h, until in _not_subscribed.items() if until <= now]:
+            _not_subscribed.pop(known, None)
+    for unsubscribed in asked - {c.claim_hash for c in found}:
+        _not_subscribed[unsubscribed] = now + NOT_SUBSCRIBED_KEPT
+    subscriptions = [c.subscription for c in found if c.claim_hash == claim_hash]
     if not subscriptions:
-        now = time.monotonic()
-        if len(_not_subscribed) > 10_000:  # the expired ones go
-            for known in [h for h, until in _not_subscribed.items() if until <= now]:
-                _not_subscribed.pop(known, None)
-        _not_subscribed[claim_hash] = now + NOT_SUBSCRIBED_KEPT
         return
     seen = _in_sight(table_id, {s.phone for s in subscriptions})
     away = [s for s in subscriptions if s.phone not in seen]

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tables import claims
 from tables.models import PageInSight, PushSubscription, Table
-from tables.write import lobby, push
+from tables.write import lobby, play, push
 from tests.tables.helpers import game_of
 from tests.tables.helpers.driver import seat_people_now
 
@@ -109,3 +109,31 @@ def test_a_page_still_in_sight_is_written_every_other_minute(
     assert written(+1, 5)
     seen = PageInSight.objects.get(table=table, phone="phone-a")
     assert seen.visible == 1
+
+
+def test_a_table_where_nobody_turned_notifications_on_costs_one_query(
+    inline: list[str],
+) -> None:
+    """The first turn asks about every person at the table in one query: the next persons'
+    turns ask nothing."""
+    if not push.enabled():
+        pytest.skip("no VAPID pair: notifications are off and nothing is asked")  # never in CI
+    with CaptureQueriesContext(connection) as asked:
+        table, _sessions = seat_people_now(
+            [["Asha"], ["Bikash"], ["Chandra"]], lobby.TableSettings(seat_count=3)
+        )
+        for _ in range(6):
+            _turn(table)
+            table.refresh_from_db()
+            game = game_of(table)
+            assert game.hand is not None
+            legal = game.hand.legal_actions()
+            assert legal is not None
+            play.act(
+                table.id, [s.claim_hash for s in table.seats.all()
+                           if s.position == game.hand.seat_to_act],
+                kind="check" if legal.can_check else "call", amount=None,
+                version=table.version, action_id=play.random_action_id(),
+            )
+    assert inline == ["your_turn"]
+    assert len([q for q in asked.captured_queries if "pushclaim" in q["sql"]]) == 1
