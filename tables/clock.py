@@ -56,16 +56,31 @@ class Ticked:
     elsewhere: int = 0
 
 
-def _tick(now: datetime | None = None, *, held: bool = False) -> Ticked:
+def _tick(now: datetime | None = None, *, held: bool = False, settle: float = 0.0) -> Ticked:
+    """``settle``: the database's answer leaves out the deadlines that came due less than this
+    many seconds ago and that this process does not hold: the process holding the table fires
+    those at its next tick (taking them from it would cost a read, and often a wait on its
+    lock)."""
     now = now or timezone.now()
-    fired = 0
     codes: dict[int, str] = {}
     if held:
         due = _held_due(now, codes)
-        elsewhere = 0
-    else:
-        due = list(Table.objects.due(now).values_list("id", "version")[:BATCH])
-        elsewhere = len(set(due) - set(_held_due(now)))
+        return _fire_all(due, now, held, codes, found=len(due), elsewhere=0)
+    held_due = set(_held_due(now))
+    rows = list(Table.objects.due(now).values_list("id", "version", "next_deadline")[:BATCH])
+    due = [
+        (table_id, version) for table_id, version, at in rows
+        if (table_id, version) in held_due or at is None
+        or (now - at).total_seconds() >= settle
+    ]
+    return _fire_all(due, now, held, codes, found=len(rows), elsewhere=len(set(due) - held_due))
+
+
+def _fire_all(
+    due: list[tuple[int, int]], now: datetime, held: bool, codes: dict[int, str], *,
+    found: int, elsewhere: int,
+) -> Ticked:
+    fired = 0
     for table_id, version in due:
         try:
             if fire(table_id, version, now, held=held):
@@ -83,7 +98,7 @@ def _tick(now: datetime | None = None, *, held: bool = False) -> Ticked:
             Table.objects.filter(pk=table_id, version=version).update(
                 next_deadline=timezone.now() + timedelta(seconds=5)
             )
-    return Ticked(fired, len(due), elsewhere)
+    return Ticked(fired, found, elsewhere)
 
 
 def next_look(gap: float, ticked: Ticked, poll: float, most: float) -> float:
@@ -183,15 +198,19 @@ async def run_forever(
     answers with some not held here; while it answers with none, the looks grow apart, up to
     ``TABLES_CLOCK_POLL_MAX`` (``next_look``). The database's answer covers what no process
     here holds (written elsewhere, or before a restart): such a deadline fires at most that
-    late, and the table's next ones on time (it is held here once fired). ``poll``, ``most``:
-    ask the database that often instead (a clock of its own, which holds few tables, asks at
-    every tick)."""
+    late, and the table's next ones on time (it is held here once fired). A deadline that came
+    due less than a second ago at a table this process does not hold is left out of the
+    answer: the process holding the table fires it at its own next tick (``_tick``'s
+    ``settle``). ``poll``, ``most``: ask the database that often instead (a clock of its own,
+    which holds few tables, asks at every tick and takes every due deadline at once)."""
     global _written_elsewhere
     pause = interval if interval is not None else settings.TABLES_CLOCK_INTERVAL
     poll = max(pause, poll if poll is not None else settings.TABLES_CLOCK_POLL)
     most = max(poll, most if most is not None else settings.TABLES_CLOCK_POLL_MAX)
     log.info("clock running (every %.2f s, the database every %.2f to %.2f s)",
              pause, poll, most)
+    # A deadline due at a table another process holds is left to that process for a moment.
+    settle = 0.0 if most <= poll else max(1.0, 4 * pause)
     gap = 0.0  # seconds between the last look in the database and the next
     looked = -most
     while True:
@@ -204,7 +223,7 @@ async def run_forever(
             if held and not _held_due(timezone.now()):
                 fired = 0
             else:
-                ticked = await write_then_notify(_tick, held=held)
+                ticked = await write_then_notify(_tick, held=held, settle=settle)
                 fired = ticked.fired
                 if not held:
                     gap, looked = next_look(gap, ticked, poll, most), started

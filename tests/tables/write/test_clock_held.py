@@ -173,3 +173,23 @@ async def test_the_loop_fires_a_deadline_no_process_holds_between_spaced_looks(
             await task
         await database_sync_to_async(lambda: None)()  # a write the cancel caught runs on
     assert current > row.version
+
+
+def test_a_look_in_the_database_leaves_a_just_due_deadline_to_the_process_holding_it() -> None:
+    row = _computer_turn()
+    assert row.next_deadline is not None
+    cache.forget_all()  # held by another process, not this one
+    just = row.next_deadline + timedelta(seconds=0.3)
+    ticked = clock._tick(just, settle=1.0)
+    assert (ticked.fired, ticked.found, ticked.elsewhere) == (0, 1, 0)  # left to its holder
+    assert Table.objects.get(pk=row.id).version == row.version
+    ticked = clock._tick(row.next_deadline + timedelta(seconds=1.5), settle=1.0)
+    assert (ticked.fired, ticked.elsewhere) == (1, 1)  # nobody fired it: this clock does
+    assert Table.objects.get(pk=row.id).version == row.version + 1
+
+
+def test_a_look_in_the_database_fires_at_once_what_this_process_holds() -> None:
+    row = _computer_turn()  # held here
+    assert row.next_deadline is not None
+    ticked = clock._tick(row.next_deadline + timedelta(seconds=0.3), settle=1.0)
+    assert (ticked.fired, ticked.found, ticked.elsewhere) == (1, 1, 0)
