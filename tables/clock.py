@@ -6,9 +6,11 @@ table lock, that the deadline is still the one it saw (same version, still due).
 bumps the version, so however many clocks run (one per server process by default, or
 ``manage.py runclock``), each deadline fires once; with PostgreSQL a table locked by another
 process is skipped (``skip_locked``) rather than waited for. Deadlines that passed while no
-server ran are simply due and fire at the first tick after start-up. The loop asks the
-database once a second; in between it fires the deadlines of the tables its process holds
-without a query (``run_forever``).
+server ran are simply due and fire at the first tick after start-up. The loop fires the
+deadlines of the tables its process holds without a query, and asks the database (a
+transaction: a commit of its own) for the others once a second while it finds some, less often
+(at most every ``TABLES_CLOCK_POLL_MAX`` seconds) while every due deadline it finds there is one
+held here anyway (``run_forever``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -39,14 +42,45 @@ BATCH = 200
 def tick(now: datetime | None = None, *, held: bool = False) -> int:
     """Fire every due deadline once; returns how many fired. Tests call this directly.
     ``held``: only those of the tables whose newest version this process holds, found without
-    a query (``run_forever`` looks in the database only every ``TABLES_CLOCK_POLL`` seconds)."""
+    a query (``run_forever`` looks in the database only now and then)."""
+    return _tick(now, held=held).fired
+
+
+@dataclass(frozen=True)
+class Ticked:
+    """What a tick did: deadlines fired, due ones found, and of those the ones not among the
+    due versions held here (so only the database's answer would have fired them)."""
+
+    fired: int
+    found: int = 0
+    elsewhere: int = 0
+
+
+def _tick(now: datetime | None = None, *, held: bool = False, settle: float = 0.0) -> Ticked:
+    """``settle``: the database's answer leaves out the deadlines that came due less than this
+    many seconds ago and that this process does not hold: the process holding the table fires
+    those at its next tick (taking them from it would cost a read, and often a wait on its
+    lock)."""
     now = now or timezone.now()
-    fired = 0
     codes: dict[int, str] = {}
     if held:
         due = _held_due(now, codes)
-    else:
-        due = list(Table.objects.due(now).values_list("id", "version")[:BATCH])
+        return _fire_all(due, now, held, codes, found=len(due), elsewhere=0)
+    held_due = set(_held_due(now))
+    rows = list(Table.objects.due(now).values_list("id", "version", "next_deadline")[:BATCH])
+    due = [
+        (table_id, version) for table_id, version, at in rows
+        if (table_id, version) in held_due or at is None
+        or (now - at).total_seconds() >= settle
+    ]
+    return _fire_all(due, now, held, codes, found=len(rows), elsewhere=len(set(due) - held_due))
+
+
+def _fire_all(
+    due: list[tuple[int, int]], now: datetime, held: bool, codes: dict[int, str], *,
+    found: int, elsewhere: int,
+) -> Ticked:
+    fired = 0
     for table_id, version in due:
         try:
             if fire(table_id, version, now, held=held):
@@ -64,7 +98,21 @@ def tick(now: datetime | None = None, *, held: bool = False) -> int:
             Table.objects.filter(pk=table_id, version=version).update(
                 next_deadline=timezone.now() + timedelta(seconds=5)
             )
-    return fired
+    return Ticked(fired, found, elsewhere)
+
+
+def next_look(gap: float, ticked: Ticked, poll: float, most: float) -> float:
+    """Seconds until the clock asks the database again, after a look that gave ``ticked`` and
+    came ``gap`` seconds after the one before: at once while catching up (a full batch), every
+    ``poll`` seconds while it finds due deadlines this process does not hold (written
+    elsewhere, before a restart, by a process that stopped), else twice the gap, up to
+    ``most``: then every table that waits is held here or by another process's clock, and
+    each look would be a commit for nothing."""
+    if ticked.found >= BATCH:
+        return 0.0
+    if ticked.elsewhere:
+        return poll
+    return min(most, max(poll, 2 * gap))
 
 
 # The held versions (table id, version, code) found behind the database when their deadline
@@ -73,7 +121,14 @@ def tick(now: datetime | None = None, *, held: bool = False) -> int:
 _behind: OrderedDict[tuple[int, int, str], None] = OrderedDict()
 
 
+# Set when a held version is found behind the database: another process writes that table,
+# so the clock's next look in the database comes soon (``run_forever``).
+_written_elsewhere = False
+
+
 def _moved_on(table_id: int, version: int, code: str) -> None:
+    global _written_elsewhere
+    _written_elsewhere = True
     _behind[(table_id, version, code)] = None
     while len(_behind) > 4096:
         _behind.popitem(last=False)
@@ -133,28 +188,45 @@ def _computer_decides(table: Table) -> tuple[Action | None, dict[str, Any] | Non
         return None, None
 
 
-async def run_forever(interval: float | None = None, poll: float | None = None) -> None:
-    """The clock loop: tick, then sleep (not at all while there is catching up to do). The
-    database is asked for due deadlines every ``TABLES_CLOCK_POLL`` seconds; in between, the
-    tables this process holds are looked at (their deadlines fire on time without a query:
-    a read is a transaction of its own) and the database thread is used only when one is due.
-    The database's answer covers what no process here holds (written elsewhere, or before a
-    restart). ``poll``: ask the database that often instead (a clock of its own, which holds
-    few tables, asks at every tick)."""
+async def run_forever(
+    interval: float | None = None, poll: float | None = None, most: float | None = None
+) -> None:
+    """The clock loop: tick, then sleep (not at all while there is catching up to do). Every
+    tick looks at the tables this process holds (their deadlines fire on time without a query)
+    and uses the database thread only when one is due. The database is asked for due
+    deadlines (a read, a transaction of its own) every ``TABLES_CLOCK_POLL`` seconds while it
+    answers with some not held here; while it answers with none, the looks grow apart, up to
+    ``TABLES_CLOCK_POLL_MAX`` (``next_look``). The database's answer covers what no process
+    here holds (written elsewhere, or before a restart): such a deadline fires at most that
+    late, and the table's next ones on time (it is held here once fired). A deadline that came
+    due less than a second ago at a table this process does not hold is left out of the
+    answer: the process holding the table fires it at its own next tick (``_tick``'s
+    ``settle``). ``poll``, ``most``: ask the database that often instead (a clock of its own,
+    which holds few tables, asks at every tick and takes every due deadline at once)."""
+    global _written_elsewhere
     pause = interval if interval is not None else settings.TABLES_CLOCK_INTERVAL
     poll = max(pause, poll if poll is not None else settings.TABLES_CLOCK_POLL)
-    log.info("clock running (every %.2f s, the database every %.2f s)", pause, poll)
-    polled = -poll
+    most = max(poll, most if most is not None else settings.TABLES_CLOCK_POLL_MAX)
+    log.info("clock running (every %.2f s, the database every %.2f to %.2f s)",
+             pause, poll, most)
+    # A deadline due at a table another process holds is left to that process for a moment.
+    settle = 0.0 if most <= poll else max(1.0, 4 * pause)
+    gap = 0.0  # seconds between the last look in the database and the next
+    looked = -most
     while True:
         started = time.monotonic()
-        held = started - polled < poll
+        if _written_elsewhere:
+            _written_elsewhere = False
+            gap = min(gap, poll)
+        held = started - looked < gap
         try:
             if held and not _held_due(timezone.now()):
                 fired = 0
             else:
-                fired = await write_then_notify(tick, held=held)
-            if not held:
-                polled = started if not fired else -poll  # catching up: ask again at once
+                ticked = await write_then_notify(_tick, held=held, settle=settle)
+                fired = ticked.fired
+                if not held:
+                    gap, looked = next_look(gap, ticked, poll, most), started
         except Exception:
             log.exception("clock tick failed")
             fired = 0

@@ -54,12 +54,22 @@ CLAIMS_KEPT = 50  # a phone's newest claims that a subscription speaks for
 # A page reports being in sight again every minute; a count older than this is stale (a
 # server process that stopped without hearing the page go).
 SIGHT_STALE = timedelta(seconds=150)
+# A page's report that it is still in sight (no change) is written only when this process
+# last wrote that table and phone's row longer ago than this: every other report of a page in
+# sight, so that a row is at most about two minutes old (under ``SIGHT_STALE``) and a phone
+# looking at a table costs a commit every two minutes, not every minute.
+SIGHT_WRITTEN_EVERY = 70.0
+_sight_written: dict[tuple[int, str], float] = {}  # (table id, phone) -> when (monotonic)
+_clock = time.monotonic  # (tests move it on)
 # A claim found with no subscription is not asked about again for this long by this process,
-# so that a table where nobody turned notifications on costs no query per turn. A phone that
-# turns them on through this process is asked about at once; through another process, from at
-# most this long later.
-NOT_SUBSCRIBED_KEPT = 15.0
+# so that a table where nobody turned notifications on costs no query (a commit of its own) per
+# turn: a person's turn comes back every 20 to 30 s at a table of six. A phone that turns them
+# on through this process is asked about at once; so is every claim at a table once a page of
+# it says here that it is in sight (only a phone with notifications on says so, to the
+# process that serves the table's pages); else from at most this long later.
+NOT_SUBSCRIBED_KEPT = 300.0
 _not_subscribed: dict[str, float] = {}  # claim hash -> until when (time.monotonic)
+_sighted: dict[int, float] = {}  # table id -> when a page of it last said it is in sight here
 
 KINDS: dict[str, tuple[Any, Any]] = {
     "turn": (gettext_lazy("Your turn"),
@@ -205,6 +215,14 @@ def sight(table_id: int, phone: str, change: int) -> None:
     is still in sight (0)."""
     if not phone:
         return
+    moment = _clock()
+    _sighted.pop(table_id, None)  # newest last: the oldest go first
+    _sighted[table_id] = moment
+    while len(_sighted) > 10_000:
+        _sighted.pop(next(iter(_sighted)))
+    key = (table_id, phone)
+    if change == 0 and _sight_written.get(key, float("-inf")) > moment - SIGHT_WRITTEN_EVERY:
+        return  # still in sight, said here a moment ago: the row is fresh enough
     now = timezone.now()
     updated = PageInSight.objects.filter(table_id=table_id, phone=phone).update(
         visible=Greatest(F("visible") + change, 0), seen_at=now
@@ -215,6 +233,11 @@ def sight(table_id: int, phone: str, change: int) -> None:
                 PageInSight.objects.create(table_id=table_id, phone=phone, visible=1, seen_at=now)
         except IntegrityError:  # its other page made the row meanwhile
             sight(table_id, phone, change)
+            return
+    _sight_written.pop(key, None)  # written: newest last, the oldest go first
+    _sight_written[key] = moment
+    while len(_sight_written) > 20_000:
+        _sight_written.pop(next(iter(_sight_written)))
 
 
 def _in_sight(table_id: int, phones: Iterable[str]) -> set[str]:
@@ -275,21 +298,47 @@ def after_change(table: Table, seats: Iterable[Seat], game: Game | None) -> None
         found = _turn_of(table, seats, game)
         if found is not None:
             seat, turn = found
-            if _not_subscribed.get(seat.claim_hash, 0.0) > time.monotonic():
+            if _known_not_subscribed(table.pk, seat.claim_hash):
                 return
-            later(your_turn, table.pk, table.code, seat.claim_hash, turn)
+            # The table's other persons are asked about in the same query: their turns come
+            # next, and a table where nobody turned notifications on then costs one query.
+            others = [
+                s.claim_hash for s in seats if s.is_person and s.claim_hash
+                and s.claim_hash != seat.claim_hash
+                and not _known_not_subscribed(table.pk, s.claim_hash)
+            ]
+            later(your_turn, table.pk, table.code, seat.claim_hash, turn, others)
     except Exception:
         log.exception("push: table %s: your turn not sent", table.code)
 
 
-def your_turn(table_id: int, code: str, claim_hash: str, turn: str) -> None:
-    subscriptions = _subscriptions([claim_hash])
+def _known_not_subscribed(table_id: int, claim_hash: str) -> bool:
+    """The claim was found with no subscription less than ``NOT_SUBSCRIBED_KEPT`` ago, and no
+    page of the table has said here since that it is in sight."""
+    until = _not_subscribed.get(claim_hash, 0.0)
+    return until > time.monotonic() and (
+        _sighted.get(table_id, float("-inf")) < until - NOT_SUBSCRIBED_KEPT
+    )
+
+
+def your_turn(
+    table_id: int, code: str, claim_hash: str, turn: str, others: Iterable[str] = ()
+) -> None:
+    """"Your turn" to the phones of ``claim_hash`` with no page of the table in sight, once
+    per turn. The subscriptions of ``others`` (the table's other persons) are asked about in
+    the same query: those with none are not asked about again for a while."""
+    asked = {claim_hash, *(h for h in others if h)}
+    found = list(
+        PushClaim.objects.filter(claim_hash__in=sorted(asked)).select_related("subscription")
+    )
+    now = time.monotonic()
+    if len(_not_subscribed) > 10_000:  # the expired ones go
+        for known in [h for h, until in _not_subscribed.items() if until <= now]:
+            _not_subscribed.pop(known, None)
+    for unsubscribed in asked - {c.claim_hash for c in found}:
+        _not_subscribed[unsubscribed] = now + NOT_SUBSCRIBED_KEPT
+    subscriptions = [c.subscription for c in found if c.claim_hash == claim_hash]
     if not subscriptions:
-        now = time.monotonic()
-        if len(_not_subscribed) > 10_000:  # the expired ones go
-            for known in [h for h, until in _not_subscribed.items() if until <= now]:
-                _not_subscribed.pop(known, None)
-        _not_subscribed[claim_hash] = now + NOT_SUBSCRIBED_KEPT
         return
     seen = _in_sight(table_id, {s.phone for s in subscriptions})
     away = [s for s in subscriptions if s.phone not in seen]

@@ -169,11 +169,58 @@ def talk_of(table_id: int) -> TableTalk:
 def store(
     table_id: int, position: int, name: str, hashes: Iterable[str], text: str, reaction: str
 ) -> Line:
-    """Check that talk is on and the sender is not muted by a moderator (one query), then keep
-    the line (one insert), in one transaction (one commit). No lock on the table: a line that
-    races the host turning talk off may still be said."""
+    """Keep the line if the table exists, talk is on there and the sender is not muted by a
+    moderator: one statement (an insert whose one row is there only if those hold), so one
+    commit. A line it did not keep is checked again to say why (or kept, if talk came back on
+    in between). No lock on the table: a line that races the host turning talk off may still
+    be said."""
+    claims = [h for h in hashes if h]
+    message = ChatMessage(
+        table_id=table_id, position=position, name=name, text=text, reaction=reaction
+    )
+    if _kept_if_allowed(message, claims):
+        return Line.of(message)
     with transaction.atomic():
-        return _checked_and_kept(table_id, position, name, hashes, text, reaction)
+        return _checked_and_kept(table_id, position, name, claims, text, reaction)
+
+
+def _kept_if_allowed(message: ChatMessage, claims: list[str]) -> bool:
+    """Insert ``message`` if its table exists, talk is on there and none of ``claims`` is
+    muted there, in one statement written here; whether it was (its id is then set)."""
+    quote = connection.ops.quote_name
+    fields = [f for f in ChatMessage._meta.concrete_fields if not f.primary_key]
+    # PostgreSQL takes a parameter of a SELECT as text: each says its column's type.
+    typed = connection.vendor == "postgresql"
+    marks = ", ".join(
+        f"CAST(%s AS {f.cast_db_type(connection)})" if typed else "%s" for f in fields
+    )
+    muted = (
+        f" AND NOT EXISTS(SELECT 1 FROM {quote(ChatMute._meta.db_table)} m"
+        f" WHERE m.{_column(ChatMute, 'table')} = %s"
+        f" AND m.{_column(ChatMute, 'claim_hash')} IN ({', '.join(['%s'] * len(claims))}))"
+    ) if claims else ""
+    sql = (
+        f"INSERT INTO {quote(ChatMessage._meta.db_table)}"
+        f" ({', '.join(quote(str(f.column)) for f in fields)})"
+        f" SELECT {marks} FROM {quote(Table._meta.db_table)} t"
+        f" WHERE t.{_column(Table, 'id')} = %s"
+        f" AND NOT EXISTS(SELECT 1 FROM {quote(TableTalk._meta.db_table)} k"
+        f" WHERE k.{_column(TableTalk, 'table')} = %s AND k.{_column(TableTalk, 'off')})"
+        f"{muted} RETURNING {_column(ChatMessage, 'id')}"
+    )
+    table_id = message.table_id
+    params: list[Any] = [
+        f.get_db_prep_save(f.pre_save(message, True), connection) for f in fields
+    ]
+    params += [table_id, table_id, *([table_id, *claims] if claims else [])]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    message.pk = row[0]
+    message._state.adding = False
+    return True
 
 
 def _checked_and_kept(

@@ -31,4 +31,6 @@ class Command(BaseCommand):
             return
         with contextlib.suppress(KeyboardInterrupt):
             # A clock beside the servers holds few tables: it asks the database at every tick.
-            asyncio.run(clock.run_forever(options["interval"], poll=options["interval"]))
+            asyncio.run(clock.run_forever(
+                options["interval"], poll=options["interval"], most=options["interval"]
+            ))

@@ -119,3 +119,77 @@ def test_a_held_table_that_is_gone_is_logged_once_and_not_tried_again_from_memor
         assert clock.tick(later, held=True) == 0
     failed = [r for r in caplog.records if "failed" in r.getMessage()]
     assert len(failed) == 1  # the second look found nothing to fire in memory
+
+
+def test_the_looks_in_the_database_grow_apart_while_they_find_only_held_deadlines() -> None:
+    poll, most = 1.0, 8.0
+    nothing = clock.Ticked(0)
+    gaps = [0.0]
+    for _ in range(6):
+        gaps.append(clock.next_look(gaps[-1], nothing, poll, most))
+    assert gaps[1:] == [1.0, 2.0, 4.0, 8.0, 8.0, 8.0]
+    # Due deadlines all held here (fired by the looks at what is held anyway): still apart.
+    assert clock.next_look(4.0, clock.Ticked(2, found=2), poll, most) == 8.0
+    # One due deadline this process does not hold: back to a look a second.
+    assert clock.next_look(8.0, clock.Ticked(1, found=2, elsewhere=1), poll, most) == 1.0
+    # A full batch: catching up, ask again at once.
+    assert clock.next_look(8.0, clock.Ticked(0, found=clock.BATCH), poll, most) == 0.0
+
+
+def test_a_look_in_the_database_counts_the_due_deadlines_not_held_here() -> None:
+    row = _computer_turn()
+    assert row.next_deadline is not None
+    later = row.next_deadline + timedelta(seconds=0.1)
+    ticked = clock._tick(later)
+    assert (ticked.fired, ticked.found, ticked.elsewhere) == (1, 1, 0)  # held here
+    row = Table.objects.get(pk=row.id)
+    assert row.next_deadline is not None and row.deadline_kind
+    cache.forget_all()  # as a process that never held the table (or a new one after a restart)
+    ticked = clock._tick(row.next_deadline + timedelta(seconds=0.1))
+    assert (ticked.fired, ticked.found, ticked.elsewhere) == (1, 1, 1)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_loop_fires_a_deadline_no_process_holds_between_spaced_looks(
+    settings: LazySettings,
+) -> None:
+    """The looks in the database have grown apart (nothing due but what is held); a table
+    nobody holds comes due: a later look fires it."""
+    settings.TABLES_BOT_PAUSE = (0.6, 0.6)
+    row = await database_sync_to_async(_computer_turn)()
+    await database_sync_to_async(cache.forget_all)()  # held by no process
+    task = asyncio.ensure_future(clock.run_forever(0.01, poll=0.05, most=0.4))
+    try:
+        bound = time.monotonic() + 60  # a bound for a loaded machine, not a pace
+        current = row.version
+        while current <= row.version and time.monotonic() < bound:
+            await asyncio.sleep(0.02)
+            current = await database_sync_to_async(
+                lambda: Table.objects.get(pk=row.id).version
+            )()
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await database_sync_to_async(lambda: None)()  # a write the cancel caught runs on
+    assert current > row.version
+
+
+def test_a_look_in_the_database_leaves_a_just_due_deadline_to_the_process_holding_it() -> None:
+    row = _computer_turn()
+    assert row.next_deadline is not None
+    cache.forget_all()  # held by another process, not this one
+    just = row.next_deadline + timedelta(seconds=0.3)
+    ticked = clock._tick(just, settle=1.0)
+    assert (ticked.fired, ticked.found, ticked.elsewhere) == (0, 1, 0)  # left to its holder
+    assert Table.objects.get(pk=row.id).version == row.version
+    ticked = clock._tick(row.next_deadline + timedelta(seconds=1.5), settle=1.0)
+    assert (ticked.fired, ticked.elsewhere) == (1, 1)  # nobody fired it: this clock does
+    assert Table.objects.get(pk=row.id).version == row.version + 1
+
+
+def test_a_look_in_the_database_fires_at_once_what_this_process_holds() -> None:
+    row = _computer_turn()  # held here
+    assert row.next_deadline is not None
+    ticked = clock._tick(row.next_deadline + timedelta(seconds=0.3), settle=1.0)
+    assert (ticked.fired, ticked.found, ticked.elsewhere) == (1, 1, 0)
