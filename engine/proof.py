@@ -90,7 +90,7 @@ class Commitment:
 
 def commit(deck: Sequence[Card], key: bytes) -> Commitment:
     """The commitment to ``deck`` (52 cards in dealing order) with the salts of ``key``."""
-    return _commit(bytes(card.id for card in deck), key)
+    return _commit(bytes([card.id for card in deck]), key)
 
 
 @lru_cache(maxsize=512)

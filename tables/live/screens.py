@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import html
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -33,6 +32,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tables.cache import printed, render_component, slot
+from tables.live.shared import data_json, table_data
 
 
 def play_frame(context: Any) -> SafeString:
@@ -61,50 +61,9 @@ def play_frame(context: Any) -> SafeString:
             "table/_notice.html", {"notice": notice, "oob": oob, "version": context["version"]}
         ))
     memo = getattr(context.get("table"), "memo", None)
-    data = _data_json(context["data"], memo) if memo is not None else None
+    data = data_json(context["data"], memo) if memo is not None else None
     parts += ["\n", table_data(context["data"], oob, data), "\n"]
     return SafeString("".join(parts))  # escaped above and by the templates
-
-
-# The frame data's values that differ between the connections at one version; the others are
-# the table's (tables.live.frames.frame_context), written once per version and tenth of a second.
-_OWN = frozenset(("screen", "you", "mine", "handoff", "legal", "your_bet"))
-_OWN_MARK = "\ue000own\ue001"
-
-
-def _data_json(data: dict[str, Any], memo: dict[Any, Any]) -> str:
-    """``json.dumps(data)`` as table_data writes it, the table's values written once per
-    version (``memo``: the snapshot's) and this connection's own put in between."""
-    key = ("data-json", data["remaining"], tuple(data))
-    pieces: list[str] | None = memo.get(key)
-    if pieces is None:
-        marked = {k: (_OWN_MARK if k in _OWN else v) for k, v in data.items()}
-        text = json.dumps(marked, separators=(",", ":")).translate(_JSON_ESCAPES)
-        pieces = memo[key] = text.split(json.dumps(_OWN_MARK))
-    own = [_json_value(v) for k, v in data.items() if k in _OWN]
-    out = [pieces[0]]
-    for value, piece in zip(own, pieces[1:], strict=True):
-        out += [value, piece]
-    return "".join(out)
-
-
-def _json_value(value: Any) -> str:
-    if value is None:
-        return "null"
-    if type(value) is int:
-        return str(value)
-    return json.dumps(value, separators=(",", ":")).translate(_JSON_ESCAPES)
-
-
-def table_data(data: Any, oob: bool = False, payload: str | None = None) -> SafeString:
-    """The frame's small JSON part for scripts (``#table-data``), safe inside a script tag.
-    ``payload``: ``data`` written so already (see ``_data_json``)."""
-    if payload is None:
-        payload = json.dumps(data, separators=(",", ":")).translate(_JSON_ESCAPES)
-    oob_attr = _OOB if oob else ""
-    return SafeString(
-        f'<script id="table-data" type="application/json"{oob_attr}>{payload}</script>'
-    )
 
 
 _OOB = ' hx-swap-oob="true"'
@@ -121,7 +80,6 @@ def _log_items(lines: list[str]) -> SafeString:
     return SafeString("".join([f"<li>{printed(line)}</li>" for line in lines]))
 
 
-_JSON_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
 
 
 # What components/seat.html and table/_me.html read of a seat (tables.live.frames._public_seats
@@ -292,9 +250,18 @@ def _top_bar(context: Any, kept: _Kept) -> list[str]:
     persp = context["persp"]
     csrf_token = context.get("csrf_token")
     request = context.get("request")
-    tools = {"request": request, "csrf_token": csrf_token}
     top = context["top"]
-    return [
+    memo = kept.memo
+    whole = None
+    if memo is not None and request is None and not csrf_token:
+        # Alike for every connection at this version that watches or not, and has seats here
+        # or not: the whole bar kept (its parts are each kept in the memo too).
+        whole = ("top-bar", kept.language, top["watching"], bool(persp.mine))
+        drawn: list[str] | None = memo.get(whole)
+        if drawn is not None:
+            return drawn
+    tools = {"request": request, "csrf_token": csrf_token}
+    parts = [
         '<header class="table-top" id="table-info" data-testid="table-info">\n',
         kept.part((top["watching"],), "table/_table_info.html", {"top": top}),
         # (each part ends with a line break: nothing between them)
@@ -313,6 +280,9 @@ def _top_bar(context: Any, kept: _Kept) -> list[str]:
         else render_component("table/_table_tools.html", tools),
         "</header>\n",
     ]
+    if whole is not None:
+        memo[whole] = parts = ["".join(parts)]  # type: ignore[index]
+    return parts
 
 
 def _ring(context: Any, kept: _Kept) -> list[str]:
@@ -326,11 +296,26 @@ def _ring(context: Any, kept: _Kept) -> list[str]:
         '<ol class="seats opponents" id="seats" data-testid="seats" aria-label='
         f'"{_players_label(language)}">\n',
     ]
+    memo = kept.memo
+    # The seats of nobody at this phone are drawn alike for every connection at this version
+    # (and tenth of a second): each kept here by its place, ready to be put in.
+    drawn: dict[int, str] | None = None
+    if memo is not None:
+        at = ("ring", language, context["data"]["remaining"])
+        drawn = memo.get(at)
+        if drawn is None:
+            drawn = memo[at] = {}
     for seat in context["seats"]:
-        if not seat["you"]:
-            cards = tuple(seat["cards"]) if seat["cards"] else None
-            key = (seat["seat"], seat["mine"], seat["remaining"], cards)
-            parts += ["<li>", kept.part(key, "components/seat.html", seat=seat), "</li>"]
+        if seat["you"]:
+            continue
+        position = seat["seat"]
+        if drawn is not None and not seat["mine"]:
+            li = drawn.get(position)
+            if li is None:
+                li = drawn[position] = _seat_li(kept, seat)
+            parts.append(li)
+        else:
+            parts.append(_seat_li(kept, seat))
     parts += [
         "\n</ol>\n",
         # The last line of the log and the event count change at every version, the board and
@@ -354,6 +339,13 @@ def _ring(context: Any, kept: _Kept) -> list[str]:
         "\n</div>\n",
     ]
     return parts
+
+
+def _seat_li(kept: _Kept, seat: dict[str, Any]) -> str:
+    """An opponent's seat (``components/seat.html``) as an item of the ring."""
+    cards = tuple(seat["cards"]) if seat["cards"] else None
+    key = (seat["seat"], seat["mine"], seat["remaining"], cards)
+    return f"<li>{kept.part(key, 'components/seat.html', seat=seat)}</li>"
 
 
 def _my_place(you_seat: dict[str, Any], best: Any, language: str) -> str:

@@ -10,7 +10,7 @@ from django.utils.safestring import SafeString
 
 from tables.cache import render_component
 from tables.draw import hand_names
-from tables.live import screens
+from tables.live import screens, shared
 
 register = template.Library()
 
@@ -18,7 +18,7 @@ register = template.Library()
 @register.simple_tag
 def table_data(data: Any, oob: bool = False) -> SafeString:
     """The frame's small JSON part for scripts (``#table-data``), safe inside a script tag."""
-    return screens.table_data(data, oob)
+    return shared.table_data(data, oob)
 
 
 @register.simple_tag(takes_context=True)

@@ -257,11 +257,11 @@ def test_every_part_with_filled_in_values_is_the_part_drawn_with_them(
 
 
 def test_the_log_described_as_events_come_is_the_log_described_at_once() -> None:
-    """Each version describes only the events added since the last (tables.live.frames._log_lines):
+    """Each version describes only the events added since the last (tables.live.shared.log_of):
     always the lines describing the whole hand would give, names changed mid-hand included."""
     from engine.views import visible_events
     from tables.draw.describe import describe_events
-    from tables.live.frames import _log_lines
+    from tables.live.shared import log_of
 
     compared = 0
     for language in ("en", "ne"):
@@ -275,7 +275,7 @@ def test_the_log_described_as_events_come_is_the_log_described_at_once() -> None
                     snapshot = dataclasses.replace(snapshot, seats=renamed, memo={})
                 with translation.override(language):
                     expected = describe_events(visible_events(game.hand, None), snapshot.name)
-                    assert _log_lines(snapshot) == expected
+                    assert log_of(snapshot) == expected
                     compared += 1
     assert compared > 100
 
@@ -339,7 +339,7 @@ def test_the_frame_data_written_once_per_version_is_the_data_written_whole() -> 
     import json
 
     from tables.live.frames import frame_context
-    from tables.live.screens import _JSON_ESCAPES, _data_json
+    from tables.live.shared import JSON_ESCAPES, data_json
 
     compared = 0
     for snapshot in played(4, seed=5):
@@ -347,8 +347,8 @@ def test_the_frame_data_written_once_per_version_is_the_data_written_whole() -> 
             state = PassState()
             persp = perspective(snapshot, mine, state)
             data = frame_context(snapshot, persp, FrameOptions(language="en"))["data"]
-            whole = json.dumps(data, separators=(",", ":")).translate(_JSON_ESCAPES)
-            assert _data_json(data, snapshot.memo) == whole
+            whole = json.dumps(data, separators=(",", ":")).translate(JSON_ESCAPES)
+            assert data_json(data, snapshot.memo) == whole
             compared += 1
     assert compared > 100
 
