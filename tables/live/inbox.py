@@ -18,22 +18,29 @@ from typing import Any
 
 Source = Callable[[], Awaitable[Any]]
 
+# At most this many messages wait in a connection's inbox: past it a reader waits, so a
+# connection that cannot keep up leaves the rest where they were (in the channel layer, whose
+# own capacity then drops what a slow connection would never draw; a phone's socket, whose
+# server stops reading). A phone has a frame to draw and a few lines of talk at a time.
+INBOX_SIZE = 64
+
 
 async def handle_in_order(
     sources: Sequence[Source], handle: Callable[[Any], Awaitable[None]]
 ) -> None:
     """``await handle(message)`` for every message any of ``sources`` returns, one at a time,
     until ``handle`` or a source raises (raised here; the readers are then stopped)."""
-    inbox: asyncio.Queue[tuple[BaseException | None, Any]] = asyncio.Queue()
+    inbox: asyncio.Queue[tuple[BaseException | None, Any]] = asyncio.Queue(INBOX_SIZE)
 
     async def read(source: Source) -> None:
         try:
             while True:
-                inbox.put_nowait((None, await source()))
+                message = await source()
+                await inbox.put((None, message))
         except asyncio.CancelledError:
             raise
         except BaseException as exc:  # handed on: raised by the connection
-            inbox.put_nowait((exc, None))
+            await inbox.put((exc, None))
 
     readers = [asyncio.ensure_future(read(source)) for source in sources]
     try:
