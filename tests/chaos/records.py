@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchmarks.chaos.checker import Database
+from benchmarks.chaos.evidence import Database
 from engine.cards import shuffled_deck
 from engine.hand import Hand, HandSettings
 from engine.history import hand_record
