@@ -12,8 +12,9 @@
   ``runout``: those odds at each street of a face-up run-out;
 - ``advice``: what a player could have known at each of their decisions (hints, explanations);
   ``stats``: the statistics players know (VPIP, PFR...), from the public record;
-- ``phh``: hands in PHH; ``foreign``: a PHH hand from elsewhere, replayed with these rules;
-  ``export/``: hand histories and results to take away (PokerStars text, PHH, CSV);
+- ``phh/``: hands in PHH (written, read, replayed); ``foreign``: a PHH hand from elsewhere,
+  replayed with these rules; ``export/``: hand histories and results to take away (PokerStars
+  text, PHH, CSV);
 - ``timebank``: the time bank's arithmetic (P4); ``rest_of_board``: what would have come after
   a hand that ended before the river (P5);
 - ``bots/``: the computer players, deciding from one seat's view;
