@@ -5,7 +5,9 @@
   and what the seat to act may do; ``pots``: main and side pots and splitting them;
 - ``events``: everything that happens in a hand, in order; ``views``: what one seat or a
   spectator may see of it; ``history``: a hand's record and its replay;
-- ``game``: seats and stacks across hands, the button, blind levels, standings;
+- ``game``: a game of hands, the button, arrivals and departures; ``seats``: each seat's
+  state, the log of seat changes and the standings; ``blinds``: the starting stack and the
+  blind levels;
 - ``tournament``: seating, balancing, breaking and places above the tables;
 - ``proof``: the deck commitment shown before the first card, and its proof after;
 - ``equity``: Monte Carlo equity; ``odds``: each hand's chance once every hand is face up;

@@ -41,8 +41,8 @@ from typing import Any
 from benchmarks.chaos.check_actions import check_actions, fill_places, version_map
 from benchmarks.chaos.check_timing import check_convergence, check_deadlines, check_http
 from benchmarks.chaos.evidence import Database, Replayed, Report, replay_steps
+from engine.blinds import STARTING_STACK
 from engine.events import SHOW
-from engine.game import STARTING_STACK
 from engine.history import HistoryError
 
 

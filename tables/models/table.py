@@ -15,7 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from engine.game import STARTING_STACK, GameSettings
+from engine.blinds import STARTING_STACK
+from engine.game import GameSettings
 from engine.timebank import DEFAULT_BANK
 
 NAME_MAX = 20

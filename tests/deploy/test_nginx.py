@@ -45,7 +45,7 @@ from zlib import crc32
 
 import pytest
 
-from engine.game import STARTING_STACK
+from engine.blinds import STARTING_STACK
 from tests.helpers.servers import Server, free_port, manage, scratch_database, sql
 
 pytestmark = pytest.mark.services

@@ -215,7 +215,8 @@ def test_p3_the_record_is_not_changed_by_replay() -> None:
 
 
 def test_r3_a_stored_game_with_fractional_chips_is_refused_not_rounded() -> None:
-    from engine.game import Game, GameError, GameSettings
+    from engine.game import Game, GameSettings
+    from engine.seats import GameError
 
     game = Game(GameSettings(), {0: True, 1: False}, rng=random.Random(1))
     data = json.loads(json.dumps(game.to_dict()))
