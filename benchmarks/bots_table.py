@@ -19,7 +19,8 @@ from engine.bots import preflop as preflop_table
 from engine.bots.base import bet_to, check_or_call, fold_or_check, read_spot
 from engine.bots.ranges import open_width
 from engine.cards import shuffled_deck
-from engine.hand import Hand, HandSettings
+from engine.hand import Hand
+from engine.hand_settings import HandSettings
 from engine.views import hand_view
 
 BIG_BLIND = 20

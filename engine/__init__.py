@@ -1,8 +1,10 @@
 """The poker engine: every rule of the table, pure Python (no Django).
 
 - ``cards``: cards, their notation and the shuffled deck; ``evaluator``: hand values;
-- ``hand``: one hand (blinds, deal, betting rounds, showdown); ``actions``: what a player does
-  and what the seat to act may do; ``pots``: main and side pots and splitting them;
+- ``hand``: one hand's rules (blinds, deal, betting rounds, showdown); ``hand_state``: what a
+  hand holds and what can be read of it; ``hand_settings``: who is dealt in, the button, the
+  blinds; ``actions``: what a player does, what the seat to act may do, and the checks of a
+  request; ``pots``: main and side pots, splitting them and who is paid each;
 - ``events``: everything that happens in a hand, in order; ``views``: what one seat or a
   spectator may see of it; ``history``: a hand's record and its replay;
 - ``game``: a game of hands, the button, arrivals and departures; ``seats``: each seat's

@@ -26,7 +26,8 @@ from typing import Any
 from engine.actions import Action, ActionError, ActionKind
 from engine.blinds import BLIND_LEVELS, BLIND_SPEEDS, GAME_LENGTHS, STARTING_STACK, level_for_hand
 from engine.cards import Card, shuffled_deck
-from engine.hand import Hand, HandSettings
+from engine.hand import Hand
+from engine.hand_settings import HandSettings
 from engine.history import hand_record, replay
 from engine.proof import new_salt_key
 from engine.seats import (

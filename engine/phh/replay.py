@@ -11,7 +11,8 @@ from typing import Any
 from engine.actions import ActionError, ActionKind
 from engine.cards import ALL_CARDS, Card
 from engine.evaluator import evaluate
-from engine.hand import Hand, HandSettings
+from engine.hand import Hand
+from engine.hand_settings import HandSettings
 from engine.phh import PhhError
 from engine.phh.read import PhhAction, PhhHand
 

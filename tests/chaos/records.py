@@ -8,7 +8,8 @@ from typing import Any
 
 from benchmarks.chaos.evidence import Database
 from engine.cards import shuffled_deck
-from engine.hand import Hand, HandSettings
+from engine.hand import Hand
+from engine.hand_settings import HandSettings
 from engine.history import hand_record
 
 TABLE = 7

@@ -16,7 +16,8 @@ from typing import Any
 from engine.actions import ActionKind, LegalActions
 from engine.cards import Card, new_deck, parse_cards
 from engine.game import Game, GameSettings
-from engine.hand import Hand, HandSettings
+from engine.hand import Hand
+from engine.hand_settings import HandSettings
 
 
 def deal_order(seats: Sequence[int], button: int) -> list[int]:

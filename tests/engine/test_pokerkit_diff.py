@@ -86,7 +86,8 @@ from pokerkit import Card as PKCard
 from engine.actions import ActionKind, LegalActions
 from engine.cards import ALL_CARDS, shuffled_deck
 from engine.events import ACTION, SHOW
-from engine.hand import NOT_REOPENED, STREETS, Hand, HandSettings
+from engine.hand import NOT_REOPENED, STREETS, Hand
+from engine.hand_settings import HandSettings
 from engine.pots import Pot
 from tests.engine.helpers import make_hand, play
 

@@ -13,7 +13,8 @@ import pytest
 from engine.actions import Action, ActionKind
 from engine.cards import shuffled_deck
 from engine.events import Event
-from engine.hand import Hand, HandSettings
+from engine.hand import Hand
+from engine.hand_settings import HandSettings
 from engine.history import RECORD_VERSION, HistoryError, hand_record, replay
 
 

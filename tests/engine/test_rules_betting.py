@@ -12,7 +12,8 @@ import pytest
 from engine.actions import ActionError, ActionKind
 from engine.cards import new_deck
 from engine.events import ACTION, AWARD, BOARD, BURN, DEAL_HOLE, MUCK, SHOW, UNCALLED
-from engine.hand import Hand, HandSettings
+from engine.hand import Hand
+from engine.hand_settings import HandSettings
 from engine.views import hand_view
 from tests.engine.helpers import check_down, events_of, make_hand, play, snapshot
 

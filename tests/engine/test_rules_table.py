@@ -22,7 +22,7 @@ from engine.cards import (
     shuffled_deck,
 )
 from engine.game import Game, GameSettings
-from engine.hand import HandSettings
+from engine.hand_settings import HandSettings
 from engine.seats import GameError
 from engine.views import game_view
 from tests.engine.helpers import (
