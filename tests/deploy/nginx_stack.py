@@ -62,7 +62,7 @@ class Daphne(Server):
     the same log at each start."""
 
     def __init__(self, port: int, log: Path, env: dict[str, str]) -> None:
-        super().__init__(env, port=port, log=log, inherit=False, command=_daphne_command(port))
+        super().__init__(env, port=port, log=log, inherit=False, command=daphne_command(port))
 
     def served(self, code: str) -> int:
         return len(re.findall(rf'"WSCONNECT /ws/t/{code}/"', self.text()))
@@ -100,7 +100,7 @@ class Stack:
             return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
 
 
-def _certificate(folder: Path) -> tuple[Path, Path]:
+def certificate(folder: Path) -> tuple[Path, Path]:
     cert, key = folder / "cert.pem", folder / "key.pem"
     subprocess.run(
         ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
@@ -111,7 +111,7 @@ def _certificate(folder: Path) -> tuple[Path, Path]:
     return cert, key
 
 
-def _daphne_command(port: int) -> list[str]:
+def daphne_command(port: int) -> list[str]:
     """deploy/systemd/holdem@.service's ExecStart, for this checkout and ``port``."""
     unit = (DEPLOY / "systemd" / "holdem@.service").read_text()
     line = next(x for x in unit.splitlines() if x.startswith("ExecStart="))
@@ -120,7 +120,7 @@ def _daphne_command(port: int) -> list[str]:
     return command.replace("%i", str(port)).split()
 
 
-def _nginx_conf(folder: Path, https: int, http: int, ports: list[int], static: Path,
+def nginx_conf(folder: Path, https: int, http: int, ports: list[int], static: Path,
                 cert: Path, key: Path) -> Path:
     site = (DEPLOY / "nginx" / "holdem.conf").read_text()
     site = _replace(site, "listen [::]:80;", "", 1)
@@ -198,11 +198,11 @@ def running_stack(folder: Path) -> Iterator[Stack]:
     ids = [t["id"] for t in tables]
     # Held (as a moderator would) until a test plays one.
     sql(database, "UPDATE tables_table SET paused = true WHERE id = ANY(%s)", (ids,))
-    cert, key = _certificate(folder)
+    cert, key = certificate(folder)
     daphnes = [Daphne(port, folder / f"daphne-{n}.log", env) for n, port in enumerate(ports)]
     for daphne in daphnes:
         daphne.start(wait=False)
-    conf = _nginx_conf(folder, https, http, ports, static, cert, key)
+    conf = nginx_conf(folder, https, http, ports, static, cert, key)
     test = subprocess.run([nginx, "-t", "-c", str(conf)], capture_output=True, text=True)
     assert test.returncode == 0, test.stderr
     proxy = subprocess.Popen([nginx, "-c", str(conf), "-g", "daemon off;"],
