@@ -30,7 +30,8 @@ from engine.cards import new_deck, parse_cards
 from engine.equity import equity
 from engine.evaluator import rank_many
 from engine.game import Game, GameSettings
-from engine.hand import Hand, HandSettings
+from engine.hand import Hand
+from engine.hand_settings import HandSettings
 from engine.odds import exact_odds, simulated_odds, table_odds
 from engine.views import game_view, hand_view
 

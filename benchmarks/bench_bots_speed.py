@@ -25,7 +25,8 @@ from typing import Any  # noqa: E402
 
 from engine.bots import LEVELS, decide  # noqa: E402
 from engine.game import Game, GameSettings  # noqa: E402
-from engine.hand import Hand, HandSettings  # noqa: E402
+from engine.hand import Hand  # noqa: E402
+from engine.hand_settings import HandSettings  # noqa: E402
 from engine.views import game_view, hand_view  # noqa: E402
 
 

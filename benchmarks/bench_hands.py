@@ -32,7 +32,8 @@ from pokerkit import Automation, HoleCardsShowingOrMucking, NoLimitTexasHoldem
 
 from engine.actions import ActionKind
 from engine.cards import shuffled_deck
-from engine.hand import Hand, HandSettings
+from engine.hand import Hand
+from engine.hand_settings import HandSettings
 
 PLAYERS = 6
 STACK = 1000

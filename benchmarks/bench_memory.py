@@ -33,7 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.actions import ActionKind
 from engine.cards import shuffled_deck
-from engine.hand import Hand, HandSettings
+from engine.hand import Hand
+from engine.hand_settings import HandSettings
 from engine.history import hand_record
 
 FORMS = ("baseline", "hand", "record", "json")

@@ -32,7 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import bots_match, bots_pool, bots_pool_one, outside_styles
+from benchmarks import bots_pool, bots_pool_one, bots_table, outside_styles
 from benchmarks.scripted import Policy
 from engine.actions import Action
 from engine.bots.base import Spot, read_spot
@@ -79,7 +79,7 @@ def _label(spot: Spot) -> str:
 
 
 def _recording(level: str) -> Policy:
-    inner = bots_match.bot(level)
+    inner = bots_table.bot(level)
 
     def policy(view: Mapping[str, Any], past: Sequence[Mapping[str, Any]], rng: Any) -> Action:
         action = inner(view, past, rng)
@@ -107,18 +107,18 @@ def run(task: bots_pool.PoolTask) -> list[tuple[float, str, tuple[str, ...]]]:
     base = task.seed * 1_000_003 + task.index * 100_003 + task.session * 10_007
     per_level: dict[str, list[tuple[int, list[Decision]]]] = {}
     for level in ("hard", "medium"):
-        bots_match.PLAYERS[level] = _recording(level)
+        bots_table.PLAYERS[level] = _recording(level)
         players = {0: level, **{i + 1: name for i, name in enumerate(task.table)}}
         _NAMES.clear()
         _NAMES.update(players)
         stacks = bots_pool._stacks(players)
-        pasts: dict[int, bots_match.Past] = {s: [] for s in players}
+        pasts: dict[int, bots_table.Past] = {s: [] for s in players}
         hands: list[tuple[int, list[Decision]]] = []
         for h in range(task.hands):
             _LOG.clear()
             seeds = {s: base + 11 * h + s for s in players}
-            net = bots_match.play_hand(h + 1, tuple(players), h % 6, base + h, players, pasts,
-                                       seeds, None, stacks, bots_match.POOL_REMEMBERS)
+            net = bots_table.play_hand(h + 1, tuple(players), h % 6, base + h, players, pasts,
+                                       seeds, None, stacks, bots_table.POOL_REMEMBERS)
             hands.append((net[0], list(_LOG)))
         per_level[level] = hands
     out: list[tuple[float, str, tuple[str, ...]]] = []
@@ -159,8 +159,8 @@ def main() -> None:
         done = pool.map(run, tasks, chunksize=1)
     rows = [r for session in done for r in session]
     pooled = bots_pool.figure([sum(d for d, _, _ in session) * 100.0
-                               / (bots_match.BIG_BLIND * args.session) for session in done])
-    scale = 100.0 / (bots_match.BIG_BLIND * len(rows))
+                               / (bots_table.BIG_BLIND * args.session) for session in done])
+    scale = 100.0 / (bots_table.BIG_BLIND * len(rows))
     sums: dict[str, float] = defaultdict(float)
     counts: dict[str, int] = defaultdict(int)
     by_style: dict[tuple[str, str], float] = defaultdict(float)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from multiprocessing import Pool
 
 from benchmarks import outside_styles
+from benchmarks.bots_table import BIG_BLIND, POOL_REMEMBERS, STACK, Past, play_hand
 
 # Two-sided 95% quantiles of Student's t by degrees of freedom.
 _T = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
@@ -77,16 +78,12 @@ class PoolTask:
 
 
 def _stacks(players: dict[int, str]) -> dict[int, int]:
-    from benchmarks.bots_match import BIG_BLIND, STACK
-
     return {s: outside_styles.STACK_BB.get(name, STACK // BIG_BLIND) * BIG_BLIND
             for s, name in players.items()}
 
 
 def run_pool_session(task: PoolTask) -> tuple[PoolTask, dict[str, float]]:
     """Chips won by each level over one session of ``task`` (heads-up: mean of both seatings)."""
-    from benchmarks.bots_match import POOL_REMEMBERS, Past, play_hand
-
     base = task.seed * 1_000_003 + (task.index + (0 if task.kind == "six" else 500)) * 100_003 \
         + task.session * 10_007
     totals: dict[str, float] = {}
@@ -124,8 +121,6 @@ PAIRS = (("hard", "medium"), ("medium", "easy"), ("hard", "easy"))
 def run_pool(tables: int, sessions: int, session: int, hu_sessions: int, levels: tuple[str, ...],
              seed: int, workers: int, six: bool = True, heads_up: bool = True) -> list[str]:
     """Play the yardstick and return its report lines."""
-    from benchmarks.bots_match import BIG_BLIND
-
     drawn = outside_styles.draw_tables(tables, seed)
     styles = sorted(outside_styles.POOL)
     tasks: list[PoolTask] = []

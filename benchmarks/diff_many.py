@@ -2,8 +2,9 @@
 
     .venv/bin/python benchmarks/diff_many.py [HANDS] [--workers N] [--first-seed S]
 
-Uses the harness of ``tests/engine/test_pokerkit_diff.py`` (its docstring lists every known
-difference between the two engines with the rule that decides it). Prints how many hands and
+Uses the harness of the differential tests (tests/engine/pokerkit_duel.py; the docstring of
+tests/engine/test_pokerkit_diff.py lists every known difference between the two engines with
+the rule that decides it). Prints how many hands and
 decisions agreed, how often each listed difference was met (and compared on, or ended the
 comparison of a hand), and every mismatch outside them with the seed that replays it.
 """
@@ -18,12 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.engine.test_pokerkit_diff import (
-    DIFFERENCES,
-    Mismatch,
-    Tally,
-    random_duel,
-)
+from tests.engine.pokerkit_duel import random_duel
+from tests.engine.pokerkit_side import DIFFERENCES, Mismatch, Tally
 
 CHUNK = 500
 

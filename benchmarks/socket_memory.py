@@ -29,9 +29,11 @@ from pathlib import Path
 from benchmarks.load import run_load as rl
 from benchmarks.load.loadgen import LoadConfig, run_load
 from benchmarks.load.private_redis import redis_servers
+from benchmarks.load.processes import OUT as LOAD_OUT
+from benchmarks.load.processes import ROOT, servers
 from benchmarks.unit_costs import COUNTED_APP, rss
 
-OUT = rl.ROOT / "benchmarks" / "out" / "socket_memory"
+OUT = ROOT / "benchmarks" / "out" / "socket_memory"
 
 
 def _snapshot(pid: int, folder: Path, seq: int) -> tracemalloc.Snapshot:
@@ -56,7 +58,7 @@ def measure(args: argparse.Namespace, trace: bool) -> list[str]:
         setup = rl.Setup("redis", "socket memory", 1, env, ("postgres",))
         rl.ensure_database(setup)
         tables = rl.fresh_tables(setup, args.players)
-        with rl.servers(COUNTED_APP, 1, env, "socket-memory") as running:
+        with servers(COUNTED_APP, 1, env, "socket-memory") as running:
             server = running[0]
             time.sleep(3)
             idle = rss(server.process.pid)
@@ -118,12 +120,12 @@ def main() -> None:
                         default="postgres://postgres@127.0.0.1:5432/holdem_scale_bench")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
-    rl.OUT.mkdir(parents=True, exist_ok=True)
+    LOAD_OUT.mkdir(parents=True, exist_ok=True)
     text = "\n".join([*measure(args, trace=False), "", *measure(args, trace=True)])
     print(text)
     saved = OUT / f"report-{datetime.now():%Y%m%d-%H%M%S}.txt"
     saved.write_text(text + "\n")
-    print(f"saved to {saved.relative_to(rl.ROOT)}")
+    print(f"saved to {saved.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

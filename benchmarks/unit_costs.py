@@ -57,11 +57,12 @@ from typing import Any
 from urllib.parse import urlparse
 
 from benchmarks import profile_shares
+from benchmarks.load import processes
 from benchmarks.load import run_load as rl
 from benchmarks.load.loadgen import LoadConfig, Result, run_load
 from benchmarks.load.private_redis import Redis, redis_servers
 
-ROOT = rl.ROOT
+ROOT = processes.ROOT
 OUT = ROOT / "benchmarks" / "out" / "unit_costs"
 PROFILES = OUT / "profiles"
 COUNTED_APP = "benchmarks.load.counted_asgi:application"
@@ -169,7 +170,7 @@ def rss(pid: int) -> int:
     return 0
 
 
-def statement_counts(servers: list[rl.Server], counts_dir: Path) -> dict[str, Counter[str]]:
+def statement_counts(servers: list[processes.Server], counts_dir: Path) -> dict[str, Counter[str]]:
     """Ask each server for its counts (SIGUSR1: statements by first word, by shape and sender,
     transactions by kind and sender; benchmarks/load/counted_asgi.py) and add them up."""
     total: dict[str, Counter[str]] = {
@@ -211,7 +212,7 @@ class Window:
     """Samples when the window opens and closes (LoadConfig.on_window)."""
 
     def __init__(
-        self, servers: list[rl.Server], redis: list[Redis], url: str, counts_dir: Path
+        self, servers: list[processes.Server], redis: list[Redis], url: str, counts_dir: Path
     ) -> None:
         self.servers, self.redis, self.url, self.counts_dir = servers, redis, url, counts_dir
         self.samples: list[Sample] = []
@@ -230,7 +231,7 @@ class Window:
         return Sample(
             server_cpu=sum(s.cpu() for s in self.servers),
             redis_cpu=sum(r.cpu() for r in self.redis),
-            machine_cpu=rl.machine_busy(),
+            machine_cpu=processes.machine_busy(),
             pg=pg_counters(self.url),
             redis=dict(redis),
             statements=counts["counts"], shapes=counts["shapes"],
@@ -269,7 +270,7 @@ def restart_later(server: Redis, after: float, log: list[str]) -> threading.Thre
 # ------------------------------------------------------------------------------ one run
 def measure(players: int, args: argparse.Namespace) -> dict[str, Any]:
     OUT.mkdir(parents=True, exist_ok=True)
-    rl.OUT.mkdir(parents=True, exist_ok=True)
+    processes.OUT.mkdir(parents=True, exist_ok=True)
     with redis_servers(args.redis_servers) as redis, tempfile.TemporaryDirectory() as counts:
         env = rl.base_env(args)
         env.update({
@@ -285,7 +286,7 @@ def measure(players: int, args: argparse.Namespace) -> dict[str, Any]:
         rl.ensure_database(setup)
         tables = rl.fresh_tables(setup, players)
         sql(args.postgres, "VACUUM ANALYZE")
-        with rl.servers(COUNTED_APP, 2, env, f"unit-{players}") as running:
+        with processes.servers(COUNTED_APP, 2, env, f"unit-{players}") as running:
             time.sleep(2)  # settled: imports done, clocks running
             idle_rss = sum(rss(s.process.pid) for s in running)
             window = Window(running, redis, args.postgres, Path(counts))

@@ -25,8 +25,8 @@ RETRY_AFTER = 10  # seconds: the database is usually back within that
 # When no Daphne process answers (a restart, a crash), nginx answers itself with
 # static/errors/restarting.html (deploy/nginx/holdem.conf's error_page: 503, Retry-After).
 # nginx cannot choose a language, so that page says each of these in English and in Nepali;
-# they are listed here to stay in the catalogue (tests/deploy/test_nginx.py checks the file
-# holds each one and its translation).
+# they are listed here to stay in the catalogue (tests/deploy/test_nginx_processes.py checks
+# the file holds each one and its translation).
 RESTARTING_PAGE = (
     gettext_noop("Back in a moment"),
     gettext_noop("The table is restarting; try again in a moment."),

@@ -1,4 +1,6 @@
-"""Actions a player takes, the errors a refused action raises, and what the seat to act may do."""
+"""Actions a player takes, the errors a refused action raises, what the seat to act may do, and
+the checks of a requested action against it (``action_kind``, ``whole_chips``,
+``check_without_amount``, ``check_bet_or_raise``)."""
 
 from __future__ import annotations
 
@@ -90,3 +92,75 @@ class LegalActions:
             "all_in_to": self.all_in_to,
             "reason": self.reason,
         }
+
+
+# ---------------------------------------------------------------------- checking a request
+def action_kind(kind: ActionKind | str) -> ActionKind:
+    """``kind`` as an action kind, or refused with the list of actions."""
+    if isinstance(kind, ActionKind):
+        return kind
+    try:
+        return ActionKind(kind)
+    except ValueError:
+        raise ActionError(
+            "unknown_action",
+            f"{kind!r} is not an action: fold, check, call, bet, raise or all_in.",
+        ) from None
+
+
+def check_without_amount(kind: ActionKind, legal: LegalActions, bet: int) -> None:
+    """A fold, check, call or all in by the seat to act, who has put ``bet`` in this round:
+    refused when illegal."""
+    if kind == ActionKind.CHECK and not legal.can_check:
+        raise ActionError("cannot_check", f"You cannot check: it costs {legal.call} to call.")
+    if kind == ActionKind.CALL and legal.can_check:
+        raise ActionError("nothing_to_call", "There is nothing to call: you can check.")
+    if kind == ActionKind.ALL_IN:
+        if legal.bet_or_raise is None and legal.all_in_to > bet + legal.call:
+            raise ActionError("raise_not_allowed", legal.reason)
+        if legal.all_in_to == bet:
+            raise ActionError("no_chips", "You have no chips left to put in.")
+
+
+def check_bet_or_raise(
+    seat: int, kind: ActionKind, to: int, legal: LegalActions, current_bet: int
+) -> Action:
+    """A bet or raise to ``to`` facing ``current_bet``: refused when the other one is due, not
+    allowed, or outside the legal sizes."""
+    if kind == ActionKind.BET and current_bet > 0:
+        raise ActionError(
+            "bet_not_allowed", f"There is already a bet of {current_bet}: raise instead."
+        )
+    if kind == ActionKind.RAISE and current_bet == 0:
+        raise ActionError("raise_not_allowed", "There is no bet to raise: bet instead.")
+    if legal.bet_or_raise is None or legal.min_to is None or legal.max_to is None:
+        raise ActionError("raise_not_allowed", legal.reason)
+    if to > legal.max_to:
+        raise ActionError(
+            "above_stack", f"You can put in at most {legal.max_to} this round (all in)."
+        )
+    if to < legal.min_to:
+        word = "bet" if kind == ActionKind.BET else "raise"
+        raise ActionError(
+            "below_minimum",
+            f"The smallest {word} is to {legal.min_to} (or all in for {legal.all_in_to}).",
+        )
+    return Action(seat, kind, to)
+
+
+def whole_chips(amount: object, most: int) -> int:
+    """Chips are whole numbers (R3): refuse fractions, negatives, text and absurd amounts (above
+    ``most``)."""
+    if isinstance(amount, bool) or amount is None:
+        raise ActionError("bad_amount", "Say how many chips: a whole number.")
+    if isinstance(amount, float):
+        if not amount.is_integer():
+            raise ActionError("bad_amount", "Chips are whole numbers: no fractions.")
+        amount = int(amount)
+    if not isinstance(amount, int):
+        raise ActionError("bad_amount", "The amount must be a whole number of chips.")
+    if amount <= 0:
+        raise ActionError("bad_amount", "The amount must be more than zero.")
+    if amount > most:
+        raise ActionError("bad_amount", "That is more chips than there are at the table.")
+    return amount

@@ -16,7 +16,9 @@ from typing import Any
 
 from engine.events import DEAL_HOLE, Event
 from engine.hand import Hand
-from engine.phh import PhhError, read_phh, replay_phh
+from engine.phh import PhhError
+from engine.phh.read import read_phh
+from engine.phh.replay import replay_phh
 
 MAX_BYTES = 64 * 1024  # one hand is a few kilobytes; a file larger than this is refused
 NAME_LENGTH = 20

@@ -10,6 +10,9 @@ replaying them rebuilds it exactly. A hand never sees a seat change (its setting
 dealt in with how many chips), so every hand's record replays as before; a game saved before
 seat changes existed has an empty log and loads as it did. The chips at the table are always
 ``chips_expected()``: the starting chips, plus those that arrived, minus those that left.
+
+The seats' state, the log's entries and the standings are ``engine.seats``; the starting stack
+and the blind levels ``engine.blinds``.
 """
 
 from __future__ import annotations
@@ -21,70 +24,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import Action, ActionError, ActionKind
+from engine.blinds import BLIND_LEVELS, BLIND_SPEEDS, GAME_LENGTHS, STARTING_STACK, level_for_hand
 from engine.cards import Card, shuffled_deck
-from engine.hand import Hand, HandSettings
+from engine.hand import Hand
+from engine.hand_settings import HandSettings
 from engine.history import hand_record, replay
 from engine.proof import new_salt_key
+from engine.seats import (
+    ARRIVE,
+    DEPART,
+    GameError,
+    SeatChange,
+    SeatState,
+    Standing,
+    standings_of,
+    stored_whole,
+)
 
 STATE_VERSION = 1
-STARTING_STACK = 1000  # R3
-BLIND_LEVELS: tuple[tuple[int, int], ...] = (  # R10
-    (10, 20), (15, 30), (25, 50), (50, 100), (75, 150), (100, 200), (150, 300), (200, 400),
-    (300, 600), (400, 800), (500, 1000), (750, 1500), (1000, 2000), (1500, 3000),
-    (2000, 4000), (3000, 6000),
-)
-BLIND_SPEEDS = (5, 10, 20)
-GAME_LENGTHS = (None, 30, 60)  # None: until one player holds every chip (R32)
-
-
-class GameError(ValueError):
-    """A request the game cannot carry out (start a hand while one runs, and the like)."""
-
-
-ARRIVE = "arrive"
-DEPART = "depart"
 MAX_PLAYERS = 6  # R1: a table seats at most six, also after arrivals
-
-
-@dataclass(frozen=True, slots=True)
-class SeatChange:
-    """A player taken in (``arrive``, at an empty ``seat`` with ``stack`` chips) or let go
-    (``depart``: the seat is emptied and its ``stack`` leaves with the player), between hand
-    ``after_hand`` and the next (T7)."""
-
-    kind: str
-    seat: int
-    stack: int
-    is_person: bool
-    after_hand: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind, "seat": self.seat, "stack": self.stack,
-            "is_person": self.is_person, "after_hand": self.after_hand,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> SeatChange:
-        kind = data.get("kind")
-        if kind not in (ARRIVE, DEPART):
-            raise GameError(f"unknown seat change {kind!r}")
-        return cls(
-            str(kind), _whole(data["seat"], "seat"), _whole(data["stack"], "stack"),
-            bool(data["is_person"]), _whole(data["after_hand"], "after_hand"),
-        )
-
-
-def _whole(value: object, what: str) -> int:
-    """A stored whole number; a fraction or text is a damaged state, never rounded (R3)."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
-        raise GameError(f"the stored game has {what} = {value!r}, not a whole number")
-    return int(value)
-
-
-def level_for_hand(hand_number: int, every: int) -> int:
-    """Index into BLIND_LEVELS for the ``hand_number``-th hand (1-based); the last level stays."""
-    return min((hand_number - 1) // every, len(BLIND_LEVELS) - 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,38 +79,10 @@ class GameSettings:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameSettings:
         return cls(
-            _whole(data["blind_every"], "blind_every"), data.get("max_hands"),
-            _whole(data["starting_stack"], "starting_stack"),
+            stored_whole(data["blind_every"], "blind_every"), data.get("max_hands"),
+            stored_whole(data["starting_stack"], "starting_stack"),
             bool(data.get("stand_alone", True)),
         )
-
-
-@dataclass(slots=True)
-class SeatState:
-    seat: int
-    stack: int
-    is_person: bool
-    out_hand: int | None = None  # the hand in which the player lost their last chip
-    out_stack: int = 0  # their stack at the start of that hand (R31 tie-break)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat, "stack": self.stack, "is_person": self.is_person,
-            "out_hand": self.out_hand, "out_stack": self.out_stack,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    place: int
-    seat: int
-    chips: int
-    out_hand: int | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "place": self.place, "seat": self.seat, "chips": self.chips, "out_hand": self.out_hand
-        }
 
 
 class Game:
@@ -482,26 +412,9 @@ class Game:
         self.hand = None
 
     def standings(self) -> list[Standing]:
-        """R32, R34: players still in by chips, then those who left, last out first.
-
-        Equal chips share a place; two players out in the same hand are ordered by the stack
-        they started it with, equal stacks sharing the place (R31).
-        """
-        def key(st: SeatState) -> tuple[int, int, int]:
-            if st.stack > 0 or st.out_hand is None:
-                return (1, st.stack, 0)
-            return (0, st.out_hand, st.out_stack)
-
-        ordered = sorted(self.seats.values(), key=key, reverse=True)
-        result: list[Standing] = []
-        for position, st in enumerate(ordered, start=1):
-            if result and key(ordered[position - 2]) == key(st):
-                place = result[-1].place
-            else:
-                place = position
-            out = st.out_hand if st.stack == 0 else None
-            result.append(Standing(place, st.seat, st.stack, out))
-        return result
+        """R32, R34: players still in by chips, then those who left, last out first
+        (``engine.seats.standings_of``)."""
+        return standings_of(self.seats.values())
 
     # ------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
@@ -533,20 +446,21 @@ class Game:
         game = cls.__new__(cls)
         game.settings = GameSettings.from_dict(data["settings"])
         game.seats = {
-            _whole(d["seat"], "seat"): SeatState(
-                _whole(d["seat"], "seat"), _whole(d["stack"], "stack"), bool(d["is_person"]),
-                d.get("out_hand"), _whole(d.get("out_stack", 0), "out_stack"),
+            stored_whole(d["seat"], "seat"): SeatState(
+                stored_whole(d["seat"], "seat"), stored_whole(d["stack"], "stack"),
+                bool(d["is_person"]), d.get("out_hand"),
+                stored_whole(d.get("out_stack", 0), "out_stack"),
             )
             for d in data["seats"]
         }
-        game.button = _whole(data["button"], "button")
+        game.button = stored_whole(data["button"], "button")
         game.last_big_blind = data.get("last_big_blind")
-        game.hand_number = _whole(data["hand_number"], "hand_number")
+        game.hand_number = stored_whole(data["hand_number"], "hand_number")
         game._first_hand = bool(data["first_hand"])
         game.finished = bool(data["finished"])
         known = base.hand if base is not None else None
         game.hand = replay(data["hand"], known) if data.get("hand") else None
         game.seat_changes = [SeatChange.from_dict(c) for c in data.get("seat_changes", ())]
         level = data.get("shared_level")
-        game.shared_level = None if level is None else _whole(level, "shared_level")
+        game.shared_level = None if level is None else stored_whole(level, "shared_level")
         return game

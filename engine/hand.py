@@ -2,16 +2,25 @@
 
 A hand is fully determined by its settings, the deck order and the list of actions; the same
 three always rebuild the same state and events (``engine.history.replay``). Players are held by
-index in seat order; public methods speak in seat numbers.
+index in seat order; public methods speak in seat numbers. What a hand holds and what can be read
+of it is ``engine.hand_state.HandState``; who is dealt in with how many chips,
+``engine.hand_settings.HandSettings``; the pots and their awards, ``engine.pots``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
-from engine.actions import Action, ActionError, ActionKind, LegalActions
+from engine.actions import (
+    Action,
+    ActionError,
+    ActionKind,
+    LegalActions,
+    action_kind,
+    check_bet_or_raise,
+    check_without_amount,
+    whole_chips,
+)
 from engine.cards import ALL_CARDS, Card
 from engine.evaluator import HandValue, evaluate
 from engine.events import (
@@ -28,7 +37,9 @@ from engine.events import (
     UNCALLED,
     Event,
 )
-from engine.pots import Pot, build_pots, split_pot
+from engine.hand_settings import HandSettings
+from engine.hand_state import HandState
+from engine.pots import Award, build_pots, pot_awards
 
 STREETS = ("preflop", "flop", "turn", "river")
 _TEXT = tuple(str(c) for c in ALL_CARDS)  # card text by card id, for events
@@ -39,152 +50,16 @@ NOT_REOPENED = "The betting was not reopened: you may only call or fold."
 MAX_CHIPS = 10**12  # far above any stack this game can reach; larger amounts are refused as absurd
 
 
-@dataclass(frozen=True, slots=True)
-class HandSettings:
-    """Who is dealt in and with how many chips, where the button is, and the blinds."""
-
-    hand_number: int
-    seats: tuple[int, ...]  # seat numbers of the players dealt in, increasing
-    stacks: tuple[int, ...]  # their chips at the start of the hand, same order
-    button: int  # seat number of the button; one of ``seats``
-    small_blind: int
-    big_blind: int
-
-    def __post_init__(self) -> None:
-        if len(self.seats) < 2:
-            raise ValueError("a hand needs at least two players with chips")
-        if len(self.seats) != len(self.stacks) or list(self.seats) != sorted(set(self.seats)):
-            raise ValueError("seats must be distinct and increasing, one stack per seat")
-        if any(not isinstance(s, int) or s <= 0 for s in self.stacks):
-            raise ValueError("every player dealt in must have a whole, positive number of chips")
-        if self.button not in self.seats:
-            raise ValueError(f"the button seat {self.button} is not dealt in")
-        if not 0 < self.small_blind <= self.big_blind:
-            raise ValueError("blinds must be positive with the small blind not above the big")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "hand_number": self.hand_number,
-            "seats": list(self.seats),
-            "stacks": list(self.stacks),
-            "button": self.button,
-            "small_blind": self.small_blind,
-            "big_blind": self.big_blind,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> HandSettings:
-        """Read settings stored as JSON; a fractional or non-numeric amount is refused (R3),
-        never rounded."""
-        return cls(
-            hand_number=_stored_int(data["hand_number"], "hand_number"),
-            seats=tuple(_stored_int(s, "seats") for s in data["seats"]),
-            stacks=tuple(_stored_int(s, "stacks") for s in data["stacks"]),
-            button=_stored_int(data["button"], "button"),
-            small_blind=_stored_int(data["small_blind"], "small_blind"),
-            big_blind=_stored_int(data["big_blind"], "big_blind"),
-        )
-
-
-def _stored_int(value: object, name: str) -> int:
-    """A whole number read back from JSON (``3`` or ``3.0``); anything else is an error."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must hold whole numbers, not {value!r}")
-    return value
-
-
-@dataclass(frozen=True, slots=True)
-class Award:
-    pot: int  # 0 = main pot
-    seat: int
-    amount: int
-    hand: HandValue | None  # None when the pot was won without a showdown
-
-
-class Hand:
-    """The state machine of one hand. Create it, then call ``act`` until ``finished``."""
-
-    def copy(self) -> Hand:
-        """An independent twin: the same state, changed apart from this one from now on (what
-        replaying the record would build, without replaying it). Every value a hand holds is
-        immutable or a list or dict of immutable values (cards, actions, events, pots), so
-        copying those containers is enough."""
-        twin = Hand.__new__(Hand)
-        for name, value in vars(self).items():
-            if isinstance(value, list | dict):
-                value = value.copy()
-            setattr(twin, name, value)
-        return twin
+class Hand(HandState):
+    """The state machine of one hand. Create it, then call ``act`` until ``finished``. What it
+    holds and what can be read of it is ``HandState``'s; this class holds the rules that change
+    it: the blinds and the deal, what the seat to act may do, acting, the rounds and the end."""
 
     def __init__(
         self, settings: HandSettings, deck: Sequence[Card], salt_key: bytes | None = None
     ) -> None:
-        if len(deck) != 52 or len({c.id for c in deck}) != 52:
-            raise ValueError("the deck must hold each of the 52 cards once")
-        self.settings = settings
-        self.deck: tuple[Card, ...] = tuple(deck)
-        # The secret the deck commitment's salts come from (engine.proof); server-side only,
-        # like the deck. None: a hand dealt without a commitment.
-        self.salt_key = salt_key
-        self.seats = settings.seats
-        n = len(self.seats)
-        self.n = n
-        self.stack = list(settings.stacks)
-        self.bet = [0] * n  # chips put in during the current round
-        self.total = [0] * n  # chips put in during the whole hand
-        self.folded = [False] * n
-        self.acted = [False] * n
-        self.acted_at = [0] * n  # the current bet level right after the player's last action
-        self.hole: list[tuple[Card, ...]] = [()] * n
-        self.board: list[Card] = []
-        self.events: list[Event] = []
-        self.actions: list[Action] = []
-        self.street = 0
-        self.current_bet = 0
-        self.min_raise = settings.big_blind
-        self.last_aggressor: int | None = None
-        self.to_act: int | None = None
-        # What ``to_act`` may do, worked out once whenever the turn passes (see ``_turn``).
-        self._legal: LegalActions | None = None
-        self.finished = False
-        self.awards: list[Award] = []
-        self.shown: dict[int, HandValue] = {}  # player index -> shown hand
-        self.pots: list[Pot] = []
-        self._next_card = 0
-        self.burnt: list[Card] = []  # server-side only; never part of any view
-        self.button_index = self.seats.index(settings.button)
+        super().__init__(settings, deck, salt_key)
         self._start()
-
-    # ----------------------------------------------------------------- seats and order
-    def index_of(self, seat: int) -> int:
-        try:
-            return self.seats.index(seat)
-        except ValueError:
-            raise ActionError("unknown_seat", f"Seat {seat} is not playing this hand.") from None
-
-    def _order_from(self, start: int) -> list[int]:
-        """Player indexes going left (R4) beginning with ``start``."""
-        return [(start + k) % self.n for k in range(self.n)]
-
-    def _left_of_button(self) -> list[int]:
-        return self._order_from(self.button_index + 1)
-
-    @property
-    def in_hand(self) -> list[int]:
-        return [i for i in range(self.n) if not self.folded[i]]
-
-    def is_all_in(self, i: int) -> bool:
-        return not self.folded[i] and self.stack[i] == 0
-
-    @property
-    def small_blind_index(self) -> int:
-        return self.button_index if self.n == 2 else (self.button_index + 1) % self.n
-
-    @property
-    def big_blind_index(self) -> int:
-        return (self.small_blind_index + 1) % self.n
 
     # ----------------------------------------------------------------- start
     def _draw(self) -> Card:
@@ -266,10 +141,6 @@ class Hand:
         # R17: with nothing to call and no one able to answer a bet, there is no betting.
         return not self._raise_block(i, call_to)
 
-    def legal_actions(self) -> LegalActions | None:
-        """What the player to act may do, or ``None`` when nobody is to act."""
-        return self._legal
-
     def _turn(self, i: int | None) -> None:
         """Pass the turn to player ``i`` (None: nobody) and work out what they may do. Every
         change of state ends here, so ``legal_actions`` is always current."""
@@ -299,10 +170,6 @@ class Hand:
             reason=block,
         )
 
-    @property
-    def seat_to_act(self) -> int | None:
-        return None if self.to_act is None else self.seats[self.to_act]
-
     # ----------------------------------------------------------------- acting
     def act(self, seat: int, kind: ActionKind | str, amount: object = None) -> Action:
         """Apply one action or raise ``ActionError`` with a reason a person can read.
@@ -316,14 +183,15 @@ class Hand:
     def check_action(self, seat: int, kind: ActionKind | str, amount: object = None) -> Action:
         """Validate an action without applying it; returns it in normal form."""
         i = self._check_turn(seat)
-        kind = _action_kind(kind)
+        kind = action_kind(kind)
         legal = self._legal
         assert legal is not None
         if kind in (ActionKind.BET, ActionKind.RAISE):
-            return self._check_bet_or_raise(seat, kind, _whole_chips(amount), legal)
+            to = whole_chips(amount, MAX_CHIPS)
+            return check_bet_or_raise(seat, kind, to, legal, self.current_bet)
         if amount is not None and kind != ActionKind.ALL_IN:
             raise ActionError("bad_amount", f"A {kind.value} takes no amount.")
-        self._check_without_amount(i, kind, legal)
+        check_without_amount(kind, legal, self.bet[i])
         return Action(seat, kind)
 
     def _check_turn(self, seat: int) -> int:
@@ -337,43 +205,6 @@ class Hand:
             waiting = self.seat_to_act
             raise ActionError("not_your_turn", f"It is not your turn: seat {waiting} is to act.")
         return i
-
-    def _check_without_amount(self, i: int, kind: ActionKind, legal: LegalActions) -> None:
-        """A fold, check, call or all in by the player at index ``i``: refused when illegal."""
-        if kind == ActionKind.CHECK and not legal.can_check:
-            raise ActionError("cannot_check", f"You cannot check: it costs {legal.call} to call.")
-        if kind == ActionKind.CALL and legal.can_check:
-            raise ActionError("nothing_to_call", "There is nothing to call: you can check.")
-        if kind == ActionKind.ALL_IN:
-            if legal.bet_or_raise is None and legal.all_in_to > self.bet[i] + legal.call:
-                raise ActionError("raise_not_allowed", legal.reason)
-            if legal.all_in_to == self.bet[i]:
-                raise ActionError("no_chips", "You have no chips left to put in.")
-
-    def _check_bet_or_raise(
-        self, seat: int, kind: ActionKind, to: int, legal: LegalActions
-    ) -> Action:
-        """A bet or raise to ``to``: refused when the other one is due, not allowed, or
-        outside the legal sizes."""
-        if kind == ActionKind.BET and self.current_bet > 0:
-            raise ActionError(
-                "bet_not_allowed", f"There is already a bet of {self.current_bet}: raise instead."
-            )
-        if kind == ActionKind.RAISE and self.current_bet == 0:
-            raise ActionError("raise_not_allowed", "There is no bet to raise: bet instead.")
-        if legal.bet_or_raise is None or legal.min_to is None or legal.max_to is None:
-            raise ActionError("raise_not_allowed", legal.reason)
-        if to > legal.max_to:
-            raise ActionError(
-                "above_stack", f"You can put in at most {legal.max_to} this round (all in)."
-            )
-        if to < legal.min_to:
-            word = "bet" if kind == ActionKind.BET else "raise"
-            raise ActionError(
-                "below_minimum",
-                f"The smallest {word} is to {legal.min_to} (or all in for {legal.all_in_to}).",
-            )
-        return Action(seat, kind, to)
 
     def timeout_action(self) -> Action:
         """P1: a player out of time checks when they can and folds otherwise."""
@@ -526,30 +357,19 @@ class Hand:
                     self.events.append(Event(MUCK, seat=self.seats[i]))
         self.pots = build_pots(self.total, self.folded)
         # R23: side pots first, the main pot last.
-        left_order = self._left_of_button()
-        for pot_index in range(len(self.pots) - 1, -1, -1):
-            pot = self.pots[pot_index]
-            if len(pot.eligible) == 1:
-                i = pot.eligible[0]
-                self.stack[i] += pot.amount
-                self.awards.append(Award(pot_index, self.seats[i], pot.amount, None))
-                self.events.append(
-                    Event(AWARD, seat=self.seats[i], amount=pot.amount, pot=pot_index)
-                )
+        for pot_index, i, amount, value in pot_awards(self.pots, values, self._left_of_button()):
+            self.stack[i] += amount
+            self.awards.append(Award(pot_index, self.seats[i], amount, value))
+            if value is None:
+                self.events.append(Event(AWARD, seat=self.seats[i], amount=amount, pot=pot_index))
                 continue
-            top = max(values[i].value for i in pot.eligible)
-            winners = [i for i in left_order if i in pot.eligible and values[i].value == top]
-            for i, amount in split_pot(pot.amount, winners).items():
-                self.stack[i] += amount
-                value = values[i]
-                self.awards.append(Award(pot_index, self.seats[i], amount, value))
-                # R29: the five cards that make the winning hand.
-                self.events.append(
-                    Event(
-                        AWARD, seat=self.seats[i], amount=amount, pot=pot_index,
-                        cards=tuple(str(c) for c in value.cards), hand=value.name,
-                    )
+            # R29: the five cards that make the winning hand.
+            self.events.append(
+                Event(
+                    AWARD, seat=self.seats[i], amount=amount, pot=pot_index,
+                    cards=tuple(str(c) for c in value.cards), hand=value.name,
                 )
+            )
         self._finish()
 
     def _show(self, i: int, value: HandValue | None = None) -> None:
@@ -567,52 +387,3 @@ class Hand:
         self.finished = True
         self.bet = [0] * self.n
         self.events.append(Event(HAND_END))
-
-    # ----------------------------------------------------------------- results
-    @property
-    def final_stacks(self) -> dict[int, int]:
-        """Seat -> chips after the hand (current stacks while it is running)."""
-        return dict(zip(self.seats, self.stack, strict=True))
-
-    def shown_seats(self) -> set[int]:
-        return {e.seat for e in self.events if e.kind == SHOW and e.seat is not None}
-
-    @property
-    def pot_total(self) -> int:
-        """Every chip committed this hand and not returned (including the current round)."""
-        return sum(self.total) if not self.finished else 0
-
-    def current_pots(self) -> list[Pot]:
-        """Pots from the chips of finished rounds (bets of the running round not included)."""
-        collected = [t - b for t, b in zip(self.total, self.bet, strict=True)]
-        return build_pots(collected, self.folded)
-
-
-def _action_kind(kind: ActionKind | str) -> ActionKind:
-    """``kind`` as an action kind, or refused with the list of actions."""
-    if isinstance(kind, ActionKind):
-        return kind
-    try:
-        return ActionKind(kind)
-    except ValueError:
-        raise ActionError(
-            "unknown_action",
-            f"{kind!r} is not an action: fold, check, call, bet, raise or all_in.",
-        ) from None
-
-
-def _whole_chips(amount: object) -> int:
-    """Chips are whole numbers (R3): refuse fractions, negatives, text and absurd amounts."""
-    if isinstance(amount, bool) or amount is None:
-        raise ActionError("bad_amount", "Say how many chips: a whole number.")
-    if isinstance(amount, float):
-        if not amount.is_integer():
-            raise ActionError("bad_amount", "Chips are whole numbers: no fractions.")
-        amount = int(amount)
-    if not isinstance(amount, int):
-        raise ActionError("bad_amount", "The amount must be a whole number of chips.")
-    if amount <= 0:
-        raise ActionError("bad_amount", "The amount must be more than zero.")
-    if amount > MAX_CHIPS:
-        raise ActionError("bad_amount", "That is more chips than there are at the table.")
-    return amount

@@ -10,7 +10,8 @@ from typing import Any
 
 from engine.actions import Action, ActionError
 from engine.cards import deck_from_text
-from engine.hand import Hand, HandSettings
+from engine.hand import Hand
+from engine.hand_settings import HandSettings
 
 RECORD_VERSION = 1
 

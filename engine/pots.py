@@ -1,9 +1,12 @@
-"""Main and side pots (R22) and splitting a pot between equal hands (R24)."""
+"""Main and side pots (R22), splitting a pot between equal hands (R24), and who is paid each pot
+at the end of a hand (``Award``, ``pot_awards``: side pots first, R23)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+from engine.evaluator import HandValue
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,3 +48,31 @@ def split_pot(amount: int, winners_in_order: Sequence[int]) -> dict[int, int]:
     which the caller lists starting from the first seat to the left of the button (R24)."""
     share, odd = divmod(amount, len(winners_in_order))
     return {w: share + (1 if k < odd else 0) for k, w in enumerate(winners_in_order)}
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    pot: int  # 0 = main pot
+    seat: int
+    amount: int
+    hand: HandValue | None  # None when the pot was won without a showdown
+
+
+def pot_awards(
+    pots: Sequence[Pot], values: Mapping[int, HandValue], left_order: Sequence[int]
+) -> list[tuple[int, int, int, HandValue | None]]:
+    """R23: who is paid what at showdown, side pots first and the main pot last, as (pot
+    index, player index, chips, the winning hand or None when only one player could win the
+    pot). ``values``: each contender's hand; ``left_order``: player indexes from the first seat
+    left of the button, the order of the odd chips (R24)."""
+    paid: list[tuple[int, int, int, HandValue | None]] = []
+    for pot_index in range(len(pots) - 1, -1, -1):
+        pot = pots[pot_index]
+        if len(pot.eligible) == 1:
+            paid.append((pot_index, pot.eligible[0], pot.amount, None))
+            continue
+        top = max(values[i].value for i in pot.eligible)
+        winners = [i for i in left_order if i in pot.eligible and values[i].value == top]
+        for i, amount in split_pot(pot.amount, winners).items():
+            paid.append((pot_index, i, amount, values[i]))
+    return paid

@@ -8,7 +8,8 @@ line, nginx with deploy/nginx/holdem.conf and a made-up certificate), makes the 
 tables of six seats, four or five websocket players each, computer players hard, medium and
 easy in the other seats), plays for ``--minutes`` while the seeded schedule
 (``benchmarks.chaos.faults``) injects its faults, and then runs the checker
-(``benchmarks.chaos.checker``) over the record of what every client was told
-(``benchmarks.chaos.record``) and the database. Exit status 0 only when the checker finds no
-breach. The record and the report are saved under benchmarks/out/chaos/.
+(``benchmarks.chaos.checker``, with ``check_actions``, ``check_timing`` and ``evidence``) over
+the record of what every client was told (``benchmarks.chaos.record``) and the database. Exit
+status 0 only when the checker finds no breach. The record and the report are saved under
+benchmarks/out/chaos/.
 """

@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from benchmarks.chaos import checker, faults
+from benchmarks.chaos import check_timing, checker, evidence, faults
 from benchmarks.chaos.patroni import PatroniPostgres
 from benchmarks.chaos.players import Player, Prober
 from benchmarks.chaos.record import Recorder
@@ -144,7 +144,7 @@ async def play(stack: Stack, tables: list[dict[str, Any]], args: argparse.Namesp
     finally:
         dropping.cancel()
         faulting.cancel()
-        late = await asyncio.to_thread(overdue, stack, checker.STUCK_SLACK)
+        late = await asyncio.to_thread(overdue, stack, check_timing.STUCK_SLACK)
         recorder.add("end")
         recorder.add("stuck", tables=late)
         prober.stopping = True
@@ -154,7 +154,7 @@ async def play(stack: Stack, tables: list[dict[str, Any]], args: argparse.Namesp
         await asyncio.gather(*tasks, dropping, faulting, return_exceptions=True)
 
 
-def summary(report: checker.Report, args: argparse.Namespace) -> str:
+def summary(report: evidence.Report, args: argparse.Namespace) -> str:
     f = report.figures
     lines = [
         f"chaos soak, seed {args.seed}, {f.get('minutes')} min played, {f.get('tables')} tables, "
@@ -183,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         from benchmarks.chaos.record import load
 
-        report = checker.check(load(args.check[0]), checker.load_database(args.check[1]))
+        report = checker.check(load(args.check[0]), evidence.load_database(args.check[1]))
         print(summary(report, args))
         return 0 if not report.breaches else 1
     report, _record = soak(args)
@@ -208,7 +208,7 @@ def out_paths(seed: int, patroni: bool) -> tuple[Path, Path, Path]:
             OUT / f"report-{stamp}.txt")
 
 
-def soak(args: argparse.Namespace) -> tuple[checker.Report, Path]:
+def soak(args: argparse.Namespace) -> tuple[evidence.Report, Path]:
     """The whole soak (stack up, play with the faults, stack down, check): the checker's report
     and the record's path. Everything started is stopped, whatever happens."""
     if not 0 < args.minutes <= MAX_MINUTES:
@@ -247,8 +247,8 @@ def soak(args: argparse.Namespace) -> tuple[checker.Report, Path]:
         if sampler is not None:
             two_primaries = sampler.stop().two_primaries()
         recorder.close()
-        database = checker.read_database(stack.postgres.url)
-        checker.save_database(database, database_path)
+        database = evidence.read_database(stack.postgres.url)
+        evidence.save_database(database, database_path)
         if args.keep:
             dump = folder / "holdem_chaos.sql"
             subprocess.run([str(PG_BIN / "pg_dump"), "-f", str(dump), stack.postgres.url],

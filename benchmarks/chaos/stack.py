@@ -176,18 +176,18 @@ class Service:
 
 def daphne_command(port: int) -> list[str]:
     """deploy/systemd/holdem@.service's ExecStart for this checkout (tests/deploy's helper)."""
-    from tests.deploy.test_nginx import _daphne_command
+    from tests.deploy import nginx_stack
 
-    return _daphne_command(port)
+    return nginx_stack.daphne_command(port)
 
 
 def nginx_conf(folder: Path, https: int, http: int, ports: list[int], static: Path,
                cert: Path, key: Path) -> Path:
-    """deploy/nginx/holdem.conf as tests/deploy/test_nginx.py adapts it (ports and paths),
+    """deploy/nginx/holdem.conf as tests/deploy/nginx_stack.py adapts it (ports and paths),
     with the third Daphne listed beside the first two in both upstreams."""
-    from tests.deploy.test_nginx import _nginx_conf
+    from tests.deploy import nginx_stack
 
-    main = _nginx_conf(folder, https, http, ports[:2], static, cert, key)
+    main = nginx_stack.nginx_conf(folder, https, http, ports[:2], static, cert, key)
     site = folder / "holdem.conf"
     text = site.read_text()
     second = f"server 127.0.0.1:{ports[1]} max_fails=0;"
@@ -198,17 +198,17 @@ def nginx_conf(folder: Path, https: int, http: int, ports: list[int], static: Pa
 
 
 def certificate(folder: Path) -> tuple[Path, Path]:
-    from tests.deploy.test_nginx import _certificate
+    from tests.deploy import nginx_stack
 
-    return _certificate(folder)
+    return nginx_stack.certificate(folder)
 
 
 def nginx_binary() -> str:
     found = shutil.which("nginx") or "/usr/sbin/nginx"
     if not Path(found).exists():
-        from tests.deploy.test_nginx import _nginx
+        from tests.deploy import nginx_stack
 
-        found = _nginx()
+        found = nginx_stack.nginx_binary()
     return found
 
 

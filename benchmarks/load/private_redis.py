@@ -8,7 +8,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from benchmarks.load.run_load import process_cpu
+from benchmarks.load.processes import process_cpu
 from tests.helpers.servers import RedisServer
 
 

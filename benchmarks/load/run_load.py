@@ -24,7 +24,8 @@ pause instead of the server; the relay has no such pause. Configurations:
 
 Players sit six to a table (a last, smaller table takes the rest). Everything listens on
 127.0.0.1 only; at most 1,000 players and 10 minutes per phase. Logs and the report are saved
-under benchmarks/out/load/.
+under benchmarks/out/load/. The servers and CPU readings are ``benchmarks.load.processes``; the
+report is ``benchmarks.load.load_report``.
 """
 
 from __future__ import annotations
@@ -35,109 +36,21 @@ import contextlib
 import dataclasses
 import json
 import os
-import platform
-import socket
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from benchmarks.load.load_report import Phase, python_speed, report, row
 from benchmarks.load.loadgen import MAX_PLAYERS, LoadConfig, PlayerSpec, Result, run_load
-from tests.helpers.servers import free_port, stop_process
+from benchmarks.load.processes import OUT, ROOT, Server, machine_busy, named_cpu, servers
 
-ROOT = Path(__file__).resolve().parents[2]
-OUT = ROOT / "benchmarks" / "out" / "load"
-BIN = Path(sys.executable).parent
 PER_TABLE = 6
 APP = "config.asgi:application"
 RELAY = "benchmarks.load.relay_app:application"
-
-
-# ------------------------------------------------------------------------------ processes
-def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 40) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the server on port {port} exited with {process.returncode}")
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
-            return
-        time.sleep(0.1)
-    raise RuntimeError(f"no server answered on port {port} within {timeout:.0f} s")
-
-
-@contextlib.contextmanager
-def servers(app: str, count: int, env: dict[str, str], label: str) -> Iterator[list[Server]]:
-    """``count`` daphne processes serving ``app`` on loopback ports; stopped on exit."""
-    started: list[Server] = []
-    try:
-        for number in range(count):
-            port = free_port()
-            log = open(OUT / f"{label}-{number}.log", "ab")  # noqa: SIM115 (closed below)
-            process = subprocess.Popen(
-                [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "-v", "0", app],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-            )
-            started.append(Server(port, process, log))
-        for server in started:
-            wait_for_port(server.port, server.process)
-        yield started
-    finally:
-        for server in started:
-            stop(server)
-
-
-@dataclass
-class Server:
-    port: int
-    process: subprocess.Popen[bytes]
-    log: object
-
-    def cpu(self) -> float:
-        return process_cpu(self.process.pid)
-
-
-def stop(server: Server) -> None:
-    if server.process.poll() is None:
-        stop_process(server.process, 15)
-    server.log.close()  # type: ignore[attr-defined]
-
-
-_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def process_cpu(pid: int, children: bool = False) -> float:
-    """CPU seconds (user + system, all threads) a process has used; 0 if it is gone. With
-    ``children``, also what its exited children used (PostgreSQL's closed connections)."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    ticks = int(fields[11]) + int(fields[12])
-    if children:
-        ticks += int(fields[13]) + int(fields[14])
-    return ticks / _TICKS
-
-
-def named_cpu(names: tuple[str, ...]) -> float:
-    """CPU seconds used so far by every process with one of these names (database, Redis)."""
-    total = 0.0
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/comm", encoding="utf-8") as comm:
-                name = comm.read().strip()
-        except OSError:
-            continue
-        if name in names:
-            total += process_cpu(int(entry), children=True)
-    return total
 
 
 # ------------------------------------------------------------------------------ configurations
@@ -283,18 +196,6 @@ def relay_players(
 
 
 # ------------------------------------------------------------------------------ phases
-@dataclass
-class Phase:
-    setup: str
-    players: int
-    app: str  # "app" or "relay"
-    mode: str  # "lively" or "saturation"
-    result: Result
-    server_cpu: float  # seconds during the window, all server processes
-    service_cpu: float  # PostgreSQL + Redis
-    extra: dict[str, float] = field(default_factory=dict)
-
-
 def measure(
     config: LoadConfig, server_list: list[Server], setup: Setup
 ) -> tuple[Result, float, float]:
@@ -305,14 +206,6 @@ def measure(
     spent = hooks.spent()
     result.machine_cpu = spent["machine"]
     return result, spent["servers"], spent["services"]
-
-
-def machine_busy() -> float:
-    """CPU seconds the whole machine has been busy (all cores, every process)."""
-    with open("/proc/stat", encoding="ascii") as stat:
-        ticks = [int(n) for n in stat.readline().split()[1:]]
-    idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)
-    return (sum(ticks[:8]) - idle) / _TICKS
 
 
 class WindowHooks:
@@ -391,131 +284,6 @@ def parse_think(text: str) -> tuple[float, float]:
     return low, high
 
 
-# ------------------------------------------------------------------------------ report
-HEADER = (
-    f"{'players':>7} {'tables':>6} {'server':<6} {'mode':<10} {'actions/s':>9} {'/table':>6} "
-    f"{'deliv/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7} {'frame B':>7} "
-    f"{'cpu s: gen/srv/db+redis/other':>29}  notes"
-)
-
-
-def row(phase: Phase) -> str:
-    r = phase.result
-    notes = []
-    if r.connected < r.players:
-        notes.append(f"{r.players - r.connected} not connected")
-    if r.refusals:
-        notes.append("refused " + ",".join(f"{k}:{v}" for k, v in sorted(r.refusals.items())))
-    if r.unfinished:
-        notes.append(f"{r.unfinished} actions not seen by all")
-    if r.finished_tables:
-        notes.append(f"{r.finished_tables} games ended")
-    if r.disconnects:
-        notes.append(f"{r.disconnects} disconnects")
-    if r.chat_sent:
-        notes.append(
-            f"chat: {r.chat_sent / r.window:.0f} lines/s sent, "
-            f"{r.chat_frames / r.window:.0f} chat frames/s received"
-        )
-    other = r.machine_cpu - r.cpu_seconds - phase.server_cpu - phase.service_cpu
-    cpu = f"{r.cpu_seconds:.0f}/{phase.server_cpu:.0f}/{phase.service_cpu:.0f}/{other:.0f}"
-    return (
-        f"{r.players:>7} {r.tables:>6} {phase.app:<6} {phase.mode:<10} {r.actions_per_s:>9.1f} "
-        f"{r.actions_per_s / r.tables:>6.2f} {r.deliveries_per_s:>8.0f} {r.percentile(50):>7.1f} "
-        f"{r.percentile(95):>7.1f} {r.percentile(99):>7.1f} {r.percentile(100):>7.1f} "
-        f"{r.frame_bytes:>7.0f} {cpu:>29}  {'; '.join(notes)}"
-    )
-
-
-def find(phases: list[Phase], setup: str, players: int, app: str, mode: str) -> Phase | None:
-    return next(
-        (
-            p for p in phases
-            if (p.setup, p.players, p.app, p.mode) == (setup, players, app, mode)
-        ),
-        None,
-    )
-
-
-def report(setups: list[Setup], phases: list[Phase], args: argparse.Namespace) -> str:
-    lines = [
-        f"Load benchmark, {datetime.now():%Y-%m-%d %H:%M}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, loopback; load average when it started: "
-        f"{args.load_at_start}; machine speed: {args.speed_at_start:.2f} s for ten million "
-        f"Python additions at the start, {python_speed():.2f} s at the end (lower is faster)",
-        f"window {args.duration:.0f} s after {args.warmup:.0f} s warm-up per phase; lively "
-        f"think time {args.think} s, no think time at saturation; next hand after "
-        f"{args.next_hand_pause} s (at saturation: {args.saturation_next_hand_pause} s); "
-        f"{'players offer permessage-deflate (--compression); ' if args.compression else ''}"
-        f"{f'one chat line per table every {args.chat_every:g} s; ' if args.chat_every else ''}"
-        "with several processes, "
-        + ("each table's players all on one process (--affinity table)"
-           if args.affinity == "table" else "each table's players alternate between them"),
-        "latency: a player's action -> every player at the table has a frame with the new "
-        "version; deliv/s: frames received per second by all sockets",
-        f"cpu s: CPU seconds used during the window by the load generator, the servers, "
-        f"PostgreSQL + Redis, and everything else on the machine (out of "
-        f"{(os.cpu_count() or 1) * args.duration:.0f} available)",
-        "",
-    ]
-    for setup in setups:
-        lines += [setup.title, HEADER]
-        counts = sorted({p.players for p in phases if p.setup == setup.name})
-        for players in counts:
-            for app, mode in (
-                ("app", "lively"), ("relay", "lively"), ("app", "saturation"),
-                ("relay", "saturation"),
-            ):
-                phase = find(phases, setup.name, players, app, mode)
-                if phase:
-                    lines.append(row(phase))
-        for players in counts:
-            lines += verdicts(phases, setup.name, players)
-        lines.append("")
-    return "\n".join(lines)
-
-
-def verdicts(phases: list[Phase], setup: str, players: int) -> list[str]:
-    out = []
-    app_sat = find(phases, setup, players, "app", "saturation")
-    relay_sat = find(phases, setup, players, "relay", "saturation")
-    if app_sat and relay_sat and relay_sat.result.deliveries_per_s:
-        ratio = app_sat.result.deliveries_per_s / relay_sat.result.deliveries_per_s
-        out.append(
-            f"  {players} players, saturation: app {app_sat.result.deliveries_per_s:.0f} / relay "
-            f"{relay_sat.result.deliveries_per_s:.0f} deliveries/s = {ratio:.2f} of the relay "
-            f"(target >= 0.33: {'met' if ratio >= 1 / 3 else 'NOT met'})"
-        )
-    app_live = find(phases, setup, players, "app", "lively")
-    relay_live = find(phases, setup, players, "relay", "lively")
-    if app_live and relay_live:
-        p99 = app_live.result.percentile(99)
-        target = (
-            f" (target < 150 ms: {'met' if p99 < 150 else 'NOT met'})" if players >= 500 else ""
-        )
-        out.append(
-            f"  {players} players, lively: app p99 {p99:.1f} ms at "
-            f"{app_live.result.actions_per_s / app_live.result.tables:.2f} actions/s per table; "
-            f"relay p99 {relay_live.result.percentile(99):.1f} ms; app/relay p99 = "
-            f"{p99 / relay_live.result.percentile(99):.1f}x{target}"
-        )
-    return out
-
-
-def python_speed() -> float:
-    """Seconds this machine takes for a plain Python loop (ten million additions), best of
-    three: how fast the machine is at the moment. Ratios against the relay compare across
-    runs; absolute figures (latency at the lively rate) only between runs of similar speed."""
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        total = 0
-        for number in range(10_000_000):
-            total += number
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, nargs="+", default=[100, 500])
@@ -580,7 +348,7 @@ def main() -> None:
         phases: list[Phase] = []
         for setup in setups:
             phases += run_setup(setup, args.players, args)
-    text = report(setups, phases, args)
+    text = report([(setup.name, setup.title) for setup in setups], phases, args)
     print()
     print(text)
     saved = OUT / f"report-{datetime.now():%Y%m%d-%H%M%S}.txt"

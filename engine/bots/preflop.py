@@ -47,7 +47,7 @@ VS_RANDOM: FloatArray = np.array([preflop_data.VS_RANDOM[name] for name in CLASS
 """``(169, 5)``: equity of each class against 1..5 random hands."""
 
 MATRIX: FloatArray = (
-    np.frombuffer(base64.b64decode("".join(preflop_data.MATRIX)), dtype="<u2")
+    np.frombuffer(b"".join(base64.b64decode(row) for row in preflop_data.MATRIX), dtype="<u2")
     .astype(np.float64)
     .reshape(N_CLASSES, N_CLASSES)
     / 65535.0

@@ -29,7 +29,7 @@ from engine.export.pokerstars import (
 )
 from engine.export.results import CSV_HEADER, game_results_csv
 from engine.hand import Hand
-from engine.phh import to_phh
+from engine.phh.write import to_phh
 
 __all__ = [
     "CSV_HEADER",

@@ -7,8 +7,8 @@ import io
 from collections.abc import Iterable, Mapping, Sequence
 
 from engine.export.neutral import csv_row
-from engine.game import Standing
 from engine.hand import Hand
+from engine.seats import Standing
 
 CSV_HEADER = ("place", "name", "chips", "hands played", "hands won", "out in hand")
 

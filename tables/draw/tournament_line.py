@@ -17,7 +17,7 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-from engine.game import BLIND_LEVELS
+from engine.blinds import BLIND_LEVELS
 from tables import claims
 from tables.models.tournament import Tournament
 

@@ -14,7 +14,8 @@ from django.db.models import Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from engine.game import STARTING_STACK, GameSettings
+from engine.blinds import STARTING_STACK
+from engine.game import GameSettings
 from engine.timebank import DEFAULT_BANK
 from tables.models.fields import digest, one_per_table, timestamp, unique_together
 

@@ -21,8 +21,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
+from engine.blinds import STARTING_STACK
 from engine.bots import describe_opponents
-from engine.game import STARTING_STACK
 from engine.history import replay
 from tables import cache, codes
 from tables.draw.chip_graph import COLOURS, DASHES, Curve, chip_graph

@@ -14,7 +14,8 @@ from typing import Any
 
 from django.db import transaction
 
-from engine.game import STARTING_STACK, Game
+from engine.blinds import STARTING_STACK
+from engine.game import Game
 from engine.history import replay
 from engine.stats import PublicHand, Tally, summarize
 from tables.models import GameStats, Hand, Seat, Table

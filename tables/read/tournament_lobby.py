@@ -10,7 +10,8 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from engine.game import BLIND_LEVELS, GameSettings
+from engine.blinds import BLIND_LEVELS
+from engine.game import GameSettings
 from tables.cache import load_snapshot
 from tables.models import Table
 from tables.models.tournament import Entrant, Tournament

@@ -45,8 +45,9 @@ from django.db import connection, router, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from engine.game import Game, GameError
+from engine.game import Game
 from engine.history import hand_record
+from engine.seats import GameError
 from tables import cache, commitments, metrics
 from tables.models import FormerClaim, Hand, Seat, Table
 from tables.write import push, reasons, reconnect, time_bank

@@ -42,7 +42,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from engine import tournament as rules
-from engine.game import BLIND_LEVELS, Game
+from engine.blinds import BLIND_LEVELS
+from engine.game import Game
 from tables import cache
 from tables.models import Hand, Seat, Table
 from tables.models.tournament import Entrant, Tournament

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchmarks.chaos.checker import Database
+from benchmarks.chaos.evidence import Database
 from engine.cards import shuffled_deck
-from engine.hand import Hand, HandSettings
+from engine.hand import Hand
+from engine.hand_settings import HandSettings
 from engine.history import hand_record
 
 TABLE = 7

@@ -10,10 +10,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from benchmarks.chaos.checker import Report, check
+from benchmarks.chaos.checker import check
+from benchmarks.chaos.evidence import Report
 from benchmarks.chaos.players import away_seats
 from engine.cards import shuffled_deck
-from engine.hand import Hand, HandSettings
+from engine.hand import Hand
+from engine.hand_settings import HandSettings
 from tests.chaos.records import PERSONS, TABLE, TURN, build
 
 

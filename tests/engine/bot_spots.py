@@ -1,5 +1,6 @@
 """Helpers of the computer players' tests: benchmarks/bots_match.py loaded, a hard player's memory
-against a scripted opponent, spots on a board and the rate of an answer over them."""
+against a scripted opponent (at the table of benchmarks/bots_table.py), spots on a board and the
+rate of an answer over them."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from benchmarks.bots_table import play_hand
 from engine.actions import Action, ActionKind
 from engine.bots import decide
 from engine.bots.combos import COMBO_CLASS, COMBO_INDEX, COMBOS, board_strength
@@ -37,11 +39,10 @@ def load_match() -> ModuleType:
 
 def history(opponent: str, hands: int = 60) -> list[dict[str, Any]]:
     """The hard player's memory (seat 0) after heads-up hands against a scripted opponent."""
-    match = load_match()
     players = {0: "hard", 1: opponent}
     pasts: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
     for h in range(hands):
-        match.play_hand(h + 1, (0, 1), h % 2, 500 + h, players, pasts, {0: h, 1: 1000 + h})
+        play_hand(h + 1, (0, 1), h % 2, 500 + h, players, pasts, {0: h, 1: 1000 + h})
     return pasts[0]
 
 

@@ -13,10 +13,13 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.actions import ActionKind, LegalActions
+import pytest
+
+from engine.actions import ActionError, ActionKind, LegalActions
 from engine.cards import Card, new_deck, parse_cards
 from engine.game import Game, GameSettings
-from engine.hand import Hand, HandSettings
+from engine.hand import Hand
+from engine.hand_settings import HandSettings
 
 
 def deal_order(seats: Sequence[int], button: int) -> list[int]:
@@ -101,6 +104,16 @@ def check_down(hand: Hand) -> None:
 def snapshot(hand: Hand) -> dict[str, Any]:
     """A deep copy of every attribute of the hand, to show a refused action changed nothing."""
     return copy.deepcopy(vars(hand))
+
+
+def refused(hand: Hand, seat: int, kind: str, amount: object = None) -> ActionError:
+    """Try an action that must be refused; prove the hand did not change and return the error."""
+    before = snapshot(hand)
+    with pytest.raises(ActionError) as err:
+        hand.act(seat, kind, amount)
+    assert snapshot(hand) == before
+    assert len(err.value.message) > 10 and err.value.message.endswith(".")
+    return err.value
 
 
 def events_of(hand: Hand, kind: str) -> list[Any]:

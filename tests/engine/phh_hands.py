@@ -15,8 +15,9 @@ from pokerkit import HandHistory, State
 from engine.actions import ActionKind
 from engine.cards import shuffled_deck
 from engine.events import ACTION, POST_BIG_BLIND, POST_SMALL_BLIND
-from engine.hand import Hand, HandSettings
-from engine.phh import phh_order
+from engine.hand import Hand
+from engine.hand_settings import HandSettings
+from engine.phh.write import phh_order
 
 BLINDS = ((10, 20), (15, 30), (25, 50), (50, 100), (5, 10), (1, 2), (20, 20), (7, 25))
 

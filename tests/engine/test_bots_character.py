@@ -11,7 +11,8 @@ from engine.actions import Action, ActionKind
 from engine.bots import decide
 from engine.bots.reads import count_hand
 from engine.cards import shuffled_deck
-from engine.hand import Hand, HandSettings
+from engine.hand import Hand
+from engine.hand_settings import HandSettings
 from engine.views import hand_view
 from tests.engine.bot_spots import (
     BOARD,

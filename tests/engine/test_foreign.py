@@ -9,7 +9,10 @@ import pytest
 from engine.events import AWARD, DEAL_HOLE, MUCK, SHOW
 from engine.foreign import MAX_BYTES, foreign_hand
 from engine.hand import Hand
-from engine.phh import PhhError, read_phh, replay_phh, to_phh
+from engine.phh import PhhError
+from engine.phh.read import read_phh
+from engine.phh.replay import replay_phh
+from engine.phh.write import to_phh
 from tests.engine.phh_hands import phh, random_hands
 
 

@@ -36,7 +36,11 @@ from pokerkit import HandHistory
 
 from engine.events import MUCK, SHOW
 from engine.hand import Hand
-from engine.phh import PhhError, main, phh_order, read_phh, replay_phh, to_phh
+from engine.phh import PhhError
+from engine.phh.command import main
+from engine.phh.read import read_phh
+from engine.phh.replay import replay_phh
+from engine.phh.write import phh_order, to_phh
 from tests.engine.helpers import make_hand, play
 from tests.engine.phh_hands import (
     compare_with_pokerkit,

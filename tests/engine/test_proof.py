@@ -17,7 +17,8 @@ from engine import proof
 from engine.actions import ActionKind
 from engine.cards import shuffled_deck
 from engine.game import Game, GameSettings
-from engine.hand import Hand, HandSettings
+from engine.hand import Hand
+from engine.hand_settings import HandSettings
 from engine.history import HistoryError, hand_record, replay
 from engine.proof import ProofError, proof_for, verify
 from engine.views import hand_view

@@ -27,7 +27,8 @@ from engine import events
 from engine.actions import ActionKind, LegalActions
 from engine.cards import ALL_CARDS, Card, shuffled_deck
 from engine.game import Game, GameSettings
-from engine.hand import Hand, HandSettings
+from engine.hand import Hand
+from engine.hand_settings import HandSettings
 from engine.history import hand_record, replay
 
 PROPERTY_SETTINGS = settings(

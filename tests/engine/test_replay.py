@@ -13,7 +13,8 @@ import pytest
 from engine.actions import Action, ActionKind
 from engine.cards import shuffled_deck
 from engine.events import Event
-from engine.hand import Hand, HandSettings
+from engine.hand import Hand
+from engine.hand_settings import HandSettings
 from engine.history import RECORD_VERSION, HistoryError, hand_record, replay
 
 
@@ -215,7 +216,8 @@ def test_p3_the_record_is_not_changed_by_replay() -> None:
 
 
 def test_r3_a_stored_game_with_fractional_chips_is_refused_not_rounded() -> None:
-    from engine.game import Game, GameError, GameSettings
+    from engine.game import Game, GameSettings
+    from engine.seats import GameError
 
     game = Game(GameSettings(), {0: True, 1: False}, rng=random.Random(1))
     data = json.loads(json.dumps(game.to_dict()))

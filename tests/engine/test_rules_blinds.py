@@ -8,9 +8,11 @@ from collections import Counter
 
 import pytest
 
+from engine.blinds import BLIND_LEVELS, level_for_hand
 from engine.events import POST_BIG_BLIND, POST_SMALL_BLIND
-from engine.game import BLIND_LEVELS, Game, GameError, GameSettings, level_for_hand
+from engine.game import Game, GameSettings
 from engine.hand import Hand
+from engine.seats import GameError
 from tests.engine.helpers import (
     a_game,
     check_down,

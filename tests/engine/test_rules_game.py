@@ -9,7 +9,8 @@ import pytest
 
 from engine.actions import ActionError, ActionKind
 from engine.events import ACTION, DEAL_HOLE, POST_BIG_BLIND, POST_SMALL_BLIND
-from engine.game import Game, GameError, GameSettings
+from engine.game import Game, GameSettings
+from engine.seats import GameError
 from engine.views import game_view
 from tests.engine.helpers import a_game, deal, fold_to_big_blind, make_hand, next_hand_deck, play
 

@@ -11,6 +11,7 @@ import pytest
 
 import engine.cards as cards_module
 from engine.actions import ActionError
+from engine.blinds import STARTING_STACK
 from engine.cards import (
     ALL_CARDS,
     RANKS,
@@ -20,8 +21,9 @@ from engine.cards import (
     new_deck,
     shuffled_deck,
 )
-from engine.game import STARTING_STACK, Game, GameError, GameSettings
-from engine.hand import HandSettings
+from engine.game import Game, GameSettings
+from engine.hand_settings import HandSettings
+from engine.seats import GameError
 from engine.views import game_view
 from tests.engine.helpers import (
     a_game,

@@ -8,8 +8,10 @@ import random
 
 import pytest
 
-from engine.game import ARRIVE, BLIND_LEVELS, DEPART, Game, GameError, GameSettings
+from engine.blinds import BLIND_LEVELS
+from engine.game import Game, GameSettings
 from engine.history import hand_record, replay
+from engine.seats import ARRIVE, DEPART, GameError
 from engine.tournament import Player, TableState, worst_position
 
 TABLE = GameSettings(stand_alone=False)

@@ -1,5 +1,5 @@
 """deploy/patroni/patroni.yml itself, run: two Patroni nodes started from that very file,
-changed only in their names, addresses, ports and paths (as tests/deploy/test_nginx.py adapts
+changed only in their names, addresses, ports and paths (as tests/deploy/nginx_stack.py adapts
 deploy/nginx/holdem.conf), with its passwords, its pg_hba (10.0.0.0/24 read as 127.0.0.1/32),
 its users (a replicator, a rewinder) and Patroni on the socket. The first bootstraps, the
 second becomes its synchronous standby; the primary's postmaster is killed; the standby is

@@ -9,14 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.engines.drivers import (
-    XVFB,
-    ChromiumPhone,
-    FirefoxPhone,
-    Phone,
-    WebKitPhone,
-    missing,
-)
+from tests.browser.engines.drivers import XVFB, ChromiumPhone, Phone, missing
+from tests.browser.engines.webdriver_phones import FirefoxPhone, WebKitPhone
 
 ENGINES = ["chromium", "webkit", "firefox"]
 

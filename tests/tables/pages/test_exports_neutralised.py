@@ -87,7 +87,7 @@ def test_no_name_breaks_a_pokerstars_line(text: str) -> None:
 
 @given(st.text(max_size=30))
 def test_a_phh_name_reads_back_as_one_line(text: str) -> None:
-    from engine.phh import _toml_string
+    from engine.phh.write import _toml_string
 
     name = neutral(text, "phh")
     assert tomllib.loads(f"players = [{_toml_string(name)}]")["players"] == [name]

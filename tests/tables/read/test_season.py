@@ -18,7 +18,8 @@ from django.utils import timezone
 
 from engine.cards import Card
 from engine.history import replay
-from engine.phh import read_phh, replay_phh
+from engine.phh.read import read_phh
+from engine.phh.replay import replay_phh
 from engine.stats import PublicHand, Tally, summarize
 from tables import claims, clock
 from tables.models import Group, GroupGame, Hand, ModerationAction, Seat, Table

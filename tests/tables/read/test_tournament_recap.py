@@ -12,9 +12,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from engine.hand import Award
 from engine.history import replay
-from engine.pots import Pot
+from engine.pots import Award, Pot
 from tables.models import Hand
 from tables.models.tournament import Entrant, Tournament
 from tables.read import tournament_recap as recap

@@ -44,7 +44,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.game import STARTING_STACK, Game
+from engine.blinds import STARTING_STACK
+from engine.game import Game
 from engine.history import replay
 from tests.helpers.servers import (
     Server,

@@ -44,7 +44,8 @@ from urllib.parse import urlparse
 
 import pytest
 
-from engine.game import STARTING_STACK, Game
+from engine.blinds import STARTING_STACK
+from engine.game import Game
 from tests.helpers.servers import (
     RedisServer,
     Server,

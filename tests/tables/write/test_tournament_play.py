@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from engine.game import BLIND_LEVELS
+from engine.blinds import BLIND_LEVELS
 from tables.models import Hand, Seat, Table
 from tables.models.tournament import Entrant, Tournament
 from tests.tables.helpers.tournaments import (
