@@ -41,7 +41,7 @@ class Tournament(models.Model):
     # seconds of the pauses before.
     paused_at = models.DateTimeField(null=True, blank=True)
     paused_seconds = models.PositiveIntegerField(default=0)
-    level = models.PositiveSmallIntegerField(default=0)  # index into engine.game.BLIND_LEVELS
+    level = models.PositiveSmallIntegerField(default=0)  # index into engine.blinds.BLIND_LEVELS
     level_started_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveBigIntegerField(default=0)
     created_at = timestamp()
