@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.tables.helpers import allowed_cards, leaked_cards
 
@@ -130,6 +131,15 @@ def frame_of(html: str) -> dict[str, Any]:
 
 
 def frame(page: Any) -> dict[str, Any]:
+    """The table frame's attributes as the page holds them now; while the page is navigating
+    (a move to another table, a reload) read again once it has loaded."""
+    for _ in range(20):
+        try:
+            return frame_of(page.content())
+        except PlaywrightError as exc:
+            if "navigating" not in str(exc):
+                raise
+            page.wait_for_load_state()
     return frame_of(page.content())
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import JS_ERRORS, LiveServer, frame, screenshot, take_turn
+from tests.browser.helpers import JS_ERRORS, LiveServer, frame, hand_number, screenshot, take_turn
 from tests.browser.layout import laid_out
 
 pytestmark = pytest.mark.slow
@@ -44,7 +44,7 @@ def test_the_host_ends_the_tournament_and_the_winner_is_named(
     asha.get_by_test_id("table-frame").wait_for()
     # A few hands, so that the chips differ (the places go by chips); Asha keeps hers.
     deadline = time.monotonic() + 120
-    while frame(asha).get("hand_number", 0) < 4 and time.monotonic() < deadline:
+    while hand_number(asha) < 4 and time.monotonic() < deadline:
         if not take_turn(asha, cautious=True):
             asha.wait_for_timeout(100)  # (a poll of the page, not a synchronisation)
 
