@@ -180,6 +180,23 @@
   document.addEventListener("keydown", function (e) {
     if (e.key === "Escape") setHost(false);
   });
+  // The controls drawn again (the answer to opening the sheet, a new host, a late friend)
+  // keep a question the host has open: it does not close under the host's finger.
+  var opened = null;
+  document.addEventListener("holdem:frame-before", function () {
+    var menu = $("#host-menu");
+    opened = menu && Array.prototype.map.call(
+      menu.querySelectorAll("details[open]"), function (d) { return d.className; });
+  });
+  document.addEventListener("holdem:frame-after", function () {
+    var menu = $("#host-menu"), names = opened;
+    opened = null;
+    if (!menu || !names) return;
+    names.forEach(function (name) {
+      var d = name && menu.querySelector("details." + name.split(" ")[0]);
+      if (d && !d.open) d.open = true;
+    });
+  });
   // A question opened in the host's sheet (end the game?) scrolls its answer into sight.
   document.addEventListener("toggle", function (e) {
     var d = e.target;
