@@ -146,6 +146,8 @@ def test_the_rooms_are_where_a_newcomer_looks_for_them() -> None:
         "a group's season page": "tables/pages/season.py",
         "the chip graph": "tables/draw/chip_graph.py",
         "a tournament's rows": "tables/models/tournament.py",
+        "a new websocket message": "tables/live/protocol.py",
+        "the table's seat styles": "static/css/table.css",
     }
     for feature, file in where.items():
         assert (ROOT / file).is_file(), feature
@@ -155,6 +157,8 @@ def test_the_rooms_are_where_a_newcomer_looks_for_them() -> None:
     assert "phh" in (ROOT / "tables/pages/history.py").read_text()
     assert "def rename(" in (ROOT / "tables/write/groups.py").read_text()
     assert "def move(" in (ROOT / "tables/write/tournament_between_hands.py").read_text()
+    assert "def parse(" in (ROOT / "tables/live/protocol.py").read_text()
+    assert "\n.seat {" in (ROOT / "static/css/table.css").read_text()
 
 
 def test_only_the_cache_reaches_into_the_cache() -> None:
