@@ -94,7 +94,7 @@ class Event:
 class PreflopCount:
     """One hand's preflop actions counted as they come, the part of preflop behaviour the
     players' statistics (:mod:`engine.stats`) and the computer players' reads
-    (:mod:`engine.bots.reads`) share: who put chips in by choice (VPIP: a call, bet or raise;
+    (:mod:`engine.bots.counts`) share: who put chips in by choice (VPIP: a call, bet or raise;
     posting a blind is no choice), who raised (PFR), how many bets and raises were made so far
     (the blinds are not counted) and who made the first of them (the opener).
 

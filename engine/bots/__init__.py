@@ -22,7 +22,11 @@ view, which holds no deck, no burnt cards and no hidden hole cards.
 opponent during the game.
 
 Modules: ``base`` (the spot a bot reads from its view), ``easy``, ``medium``, ``hard`` (the
-three levels), ``reads`` (what a bot has noticed of each opponent so far), ``ranges`` and
+three levels); the medium player's parts, which the hard one shares: ``medium_choice`` (its
+settings, and the choice among valued options), ``medium_preflop`` (before the flop when nobody
+has raised), ``medium_facing_raise`` (facing a raise before the flop) and ``medium_postflop``
+(after the flop); ``counts`` (what each opponent did, counted hand by hand) and ``reads`` (the
+rates a bot reads from those counts: what it has noticed of each opponent so far), ``ranges`` and
 ``preflop`` with ``preflop_data`` (starting-hand classes and their table), ``combos`` and
 ``sim`` (hands an opponent may hold, and equity against them), ``icm`` (tournament chip
 values, and when calling all in is a must), ``reasons`` (why a bot did what it did).
@@ -36,7 +40,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.actions import Action
-from engine.bots import easy, hard, medium
+from engine.bots import easy, hard, medium, medium_choice
 from engine.bots.base import Spot, read_spot
 from engine.bots.reads import describe, model_from_past
 from engine.bots.reasons import Notes, Reason
@@ -79,7 +83,7 @@ def _decide(
         return easy.decide(spot, rng, notes)
     if level == "medium":
         profiles = medium.noticed_profiles(spot, past)
-        return medium.decide(spot, rng, profiles, medium.MEDIUM, notes)
+        return medium.decide(spot, rng, profiles, medium_choice.MEDIUM, notes)
     return hard.decide(spot, past, rng, notes)
 
 

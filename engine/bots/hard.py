@@ -15,10 +15,11 @@ from typing import Any
 from engine.actions import Action
 from engine.bots import medium
 from engine.bots.base import Spot
+from engine.bots.medium_choice import Settings
 from engine.bots.reads import Profile, model_from_past
 from engine.bots.reasons import Notes
 
-HARD = medium.Settings(trials=600, adapt=True, mistakes=0.03, fold_belief=0.9, icm=True)
+HARD = Settings(trials=600, adapt=True, mistakes=0.03, fold_belief=0.9, icm=True)
 
 
 def decide(

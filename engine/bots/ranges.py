@@ -20,8 +20,9 @@ import numpy as np
 from engine.bots import preflop
 from engine.bots.base import Act, Spot
 from engine.bots.combos import FloatArray, blocked_combos, board_strength
+from engine.bots.counts import WEAK
 from engine.bots.preflop import open_width as open_width  # re-exported: medium opens from it
-from engine.bots.reads import WEAK, WEIGHT_SHOWN, Profile, prior_for
+from engine.bots.reads import WEIGHT_SHOWN, Profile, prior_for
 
 ProfileOf = Callable[[int], Profile]
 

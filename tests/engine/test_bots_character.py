@@ -9,7 +9,7 @@ import pytest
 
 from engine.actions import Action, ActionKind
 from engine.bots import decide
-from engine.bots.reads import count_hand
+from engine.bots.counts import count_hand
 from engine.cards import shuffled_deck
 from engine.hand import Hand
 from engine.hand_settings import HandSettings
@@ -113,9 +113,10 @@ def steals(level: str, opponent: str) -> float:
 
 
 def test_hard_steals_more_against_a_player_who_folds_too_much() -> None:
-    # Rule (issue 29, medium.STEAL_RANGE): the folds read widens the chart against a folder and
-    # never narrows it against a player who calls everything (before, hard raised 54% of the
-    # starting-hand classes on its button against always-call, medium and the chart 85%).
+    # Rule (issue 29, medium_preflop.STEAL_RANGE): the folds read widens the chart against a
+    # folder and never narrows it against a player who calls everything (before, hard raised
+    # 54% of the starting-hand classes on its button against always-call, medium and the chart
+    # 85%).
     assert steals("hard", "tight-folder") > steals("hard", "always-call") + 0.1
     assert steals("hard", "tight-folder") > steals("medium", "tight-folder") + 0.1
     assert steals("hard", "always-call") >= steals("medium", "always-call")

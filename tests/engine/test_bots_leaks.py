@@ -19,8 +19,9 @@ from engine.bots import preflop as preflop_table
 from engine.bots.base import Spot as TableSpot
 from engine.bots.base import read_spot
 from engine.bots.combos import board_strength
+from engine.bots.counts import Counts, count_hand
 from engine.bots.ranges import apply_act, bet_share, estimate, preflop_classes
-from engine.bots.reads import Counts, Profile, count_hand, model_from_past, prior_for
+from engine.bots.reads import Profile, model_from_past, prior_for
 from engine.cards import parse_cards
 from engine.views import hand_view
 from tests.engine.bot_spots import (
@@ -61,7 +62,7 @@ def test_hard_plays_its_button_against_a_calling_station() -> None:
     # Before issue 20: hard folded 45% of its buttons (by combos) against this station (its
     # steal chart shrank because the station never folds) and never limped; after it 19%,
     # limping 26%. Since issue 29 the chart no longer shrinks against loose players
-    # (medium.STEAL_RANGE): it raises the chart's 80% and folds 8%.
+    # (medium_preflop.STEAL_RANGE): it raises the chart's 80% and folds 8%.
     shares = button_decisions("hard", "station")
     assert shares["fold"] < 0.2
     assert shares["raise"] > 0.4 and shares["raise"] + shares["limp"] > 0.8
@@ -332,7 +333,7 @@ def test_a_loose_players_call_of_a_re_raise_is_read_wide() -> None:
 
 
 def test_checking_a_hand_ahead_of_several_players_is_worth_less_than_its_equity() -> None:
-    from engine.bots.medium import _checked
+    from engine.bots.medium_postflop import _checked
 
     # Ahead of three players on the flop: part of the edge over an even share is lost to free
     # cards; behind the field, heads-up or on the river, checking keeps the equity.

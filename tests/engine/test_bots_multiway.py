@@ -12,7 +12,8 @@ import pytest
 from engine.bots import icm, preflop, ranges
 from engine.bots.base import Spot, read_spot
 from engine.bots.combos import board_strength, card_ids
-from engine.bots.reads import Counts, Profile, prior_for
+from engine.bots.counts import Counts
+from engine.bots.reads import Profile, prior_for
 from engine.bots.sim import deal, uniform_range
 from engine.views import hand_view
 from tests.engine.helpers import make_hand, play
@@ -133,8 +134,8 @@ def _opens(profile: Profile) -> set[int]:
 
 
 def test_hard_opens_no_narrower_than_the_chart_against_loose_players_behind() -> None:
-    # Rule (issue 29, engine/bots/medium.py STEAL_RANGE): the folds read of the players behind
-    # widens the opening chart against tight players and never narrows it against loose ones.
+    # Rule (issue 29, engine/bots/medium_preflop.py STEAL_RANGE): the folds read of the players
+    # behind widens the opening chart against tight players and never narrows it against loose ones.
     # Before: against five players who play most hands, hard opened under the gun 20 of the 32
     # starting hands (classes) it opens against typical players (at the pool's six-seat tables
     # such folds cost it about 9 bb/100 against medium: benchmarks/bots_diverge.py).

@@ -11,12 +11,11 @@ from typing import Any
 import pytest
 
 from engine.bots import describe_opponents
+from engine.bots.counts import Counts, count_hand
 from engine.bots.reads import (
     WEIGHT_HANDS,
-    Counts,
     Profile,
     clear_cache,
-    count_hand,
     model_from_past,
     observed_ratio,
     prior_for,
