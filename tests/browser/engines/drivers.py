@@ -26,7 +26,7 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -530,6 +530,32 @@ FIREFOX_PREFS = {
     "browser.region.network.url": '""',
     "intl.accept_languages": '"en-GB"',
 }
+
+
+@contextlib.contextmanager
+def x_server() -> Iterator[str]:
+    """An Xvfb server of its own, on a display number it picks itself (``-displayfd``), for
+    WebKitGTK's MiniBrowser: its name (":N") while the block runs; stopped after."""
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        [str(XVFB), "-displayfd", str(write), "-screen", "0", "1280x1024x24", "-nolisten", "tcp",
+         "-noreset"],
+        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    try:
+        with os.fdopen(read) as answer:
+            number = answer.readline().strip()  # written once the server accepts clients
+        if not number:
+            raise RuntimeError("Xvfb did not start")
+        yield f":{number}"
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 def minibrowser() -> str:
