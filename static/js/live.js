@@ -15,9 +15,13 @@
      view, so the turn timer shown is the server's. A try can hang (a server coming up that
      has bound its port and does not answer yet, a machine half back), and the browser makes
      no other try to the same server meanwhile (one WebSocket connecting per server): once the
-     page has opened a socket, a try that has not opened within four times the handshake it
-     took then (RETRY_WAIT at least, CONNECT_WAIT at most) is given up and the next begins at
-     once while the page is visible.
+     page has opened a socket, a try that has not opened within four times the handshake of
+     its last reconnection (RETRY_WAIT at least, CONNECT_WAIT at most) is given up and the
+     next begins at once while the page is visible. The page's first socket is no measure: it
+     opens while the page itself is still loading (and WebKit's first WebSocket of a session
+     takes longer again), so until a reconnection has been timed a try is given RETRY_WAIT;
+     after three tries given up in a row each is given twice the last, so that a network
+     slower than that still gets through.
    - A socket can look open and be dead (a phone that slept, a network that vanished without a
      word): a "ping" after a quiet spell, and on every wake, must be answered within a few
      seconds or the socket is replaced.
@@ -58,7 +62,8 @@
   var pending = null;       // {id, version, seat}: the action sent last, not yet answered
   var pendingTimer = null;
   var connectStarted = 0;
-  var handshake = 0;        // ms the last socket took to open (0: none has opened yet)
+  var handshake = 0;        // ms the last reconnection took to open (0: none timed yet)
+  var givenUp = 0;          // tries given up in a row since a socket last opened
   var PENDING_WAIT = 8000;  // ms before asking what became of an unanswered action
 
   function now() { return Date.now(); }
@@ -144,6 +149,7 @@
     connectTimer = window.setTimeout(function () {
       if (ws === socket && ws.readyState === WebSocket.CONNECTING) {
         socket = null;
+        givenUp += 1;
         try { ws.close(); } catch (e) { /* never opened */ }
         setState("closed");
         if (visible()) connect();  // the wait was spent already: the next try at once
@@ -152,7 +158,8 @@
     }, connectWait());
     ws.onopen = function () {
       if (ws !== socket) return;
-      handshake = now() - connectStarted;
+      if (opened) handshake = now() - connectStarted;
+      givenUp = 0;
       connectTimer = clear(connectTimer);
       tries = 0;
       opened = true;
@@ -181,8 +188,10 @@
 
   /* How long a try is given before it is given up (see the top of this file). */
   function connectWait() {
-    if (!handshake) return CONNECT_WAIT;
-    return Math.min(CONNECT_WAIT, Math.max(RETRY_WAIT, 4 * handshake));
+    if (!opened) return CONNECT_WAIT;
+    var wait = Math.max(RETRY_WAIT, 4 * handshake);
+    if (givenUp >= 3) wait *= Math.pow(2, givenUp - 2);
+    return Math.min(CONNECT_WAIT, wait);
   }
 
   /* The wait before try number `n` (0: the first after a drop): at once, then doubling with
