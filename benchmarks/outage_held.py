@@ -40,7 +40,7 @@ _WAIT = 120.0  # s: a bound for a loaded machine, not a pace
 def _phone(engine: str, stack: contextlib.ExitStack) -> Any:
     """A phone of ``engine`` (a drivers.Phone), closed with ``stack``. Chromium's page gets the
     OPENS recorder before its own scripts; the WebDriver engines have no such hook and are given
-    it once the table is up (computer_game), before the first outage."""
+    it once the table is up (_table), before the first outage."""
     # drivers.py reads constants from the browser tests' helpers, which need Django's apps.
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
@@ -63,18 +63,15 @@ def _phone(engine: str, stack: contextlib.ExitStack) -> Any:
     return phone
 
 
-def computer_game(phone: Any, base: str) -> str:
-    """A new game against the computer at ``base`` whose turn is the phone's (the hand waits),
-    its socket open and ``window.__opens`` recording; its code."""
-    phone.goto(base + "/new/?mode=computer")
-    phone.fill("input[name=name]", "Asha")
-    phone.click("[data-testid=create-submit]")
-    phone.wait_for("[data-testid=action-bar]", timeout=_WAIT)
-    phone.wait_for("[data-connection=open]", "attached", timeout=_WAIT)
+def _table(phone: Any, base: str) -> str:
+    """drivers.computer_table, with ``window.__opens`` recording; the table's code."""
+    from tests.browser.engines.drivers import computer_table
+
+    code = computer_table(phone, base, timeout=_WAIT)
     if phone.engine != "chromium":
         phone.evaluate(OPENS)  # the page is not left again: it keeps recording
     assert phone.evaluate("return Array.isArray(window.__opens);"), "no socket recorder"
-    return str(phone.evaluate("return document.getElementById('table-frame').dataset.code;"))
+    return code
 
 
 _OPENED_SINCE = """
@@ -104,7 +101,7 @@ def measure(engine: str, returns: int, held: float) -> list[float]:
         relay = Relay(server.port)
         stack.callback(relay.close)
         phone = _phone(engine, stack)
-        code = computer_game(phone, relay.base)
+        code = _table(phone, relay.base)
         for number in range(returns):
             relay.down()
             phone.wait_until("return document.getElementById('table-live')"

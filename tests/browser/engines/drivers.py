@@ -532,6 +532,17 @@ FIREFOX_PREFS = {
 }
 
 
+def computer_table(phone: Phone, base: str, timeout: float = TIMEOUT) -> str:
+    """A new table against the computer at ``base`` (the server's address) whose turn is the
+    phone's, so that the hand waits; once its socket is open, its code."""
+    phone.goto(base + "/new/?mode=computer")
+    phone.fill("input[name=name]", "Asha", timeout=timeout)
+    phone.click("[data-testid=create-submit]", timeout=timeout)
+    phone.wait_for("[data-testid=action-bar]", timeout=timeout)
+    phone.wait_for("[data-connection=open]", "attached", timeout=timeout)
+    return str(phone.look("return document.getElementById('table-frame').dataset.code;"))
+
+
 @contextlib.contextmanager
 def x_server() -> Iterator[str]:
     """An Xvfb server of its own, on a display number it picks itself (``-displayfd``), for
