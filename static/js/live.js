@@ -15,9 +15,14 @@
      view, so the turn timer shown is the server's. A try can hang (a server coming up that
      has bound its port and does not answer yet, a machine half back), and the browser makes
      no other try to the same server meanwhile (one WebSocket connecting per server): once the
-     page has opened a socket, a try that has not opened within four times the handshake it
-     took then (RETRY_WAIT at least, CONNECT_WAIT at most) is given up and the next begins at
-     once while the page is visible.
+     page has opened a socket, a try that has not opened within four times the handshake of
+     its last reconnection (RETRY_WAIT at least, CONNECT_WAIT at most) is given up and the
+     next begins at once while the page is visible. The page's first socket is no measure: it
+     opens while the page itself is still loading (and WebKit's first WebSocket of a session
+     takes longer again), so until a reconnection has been timed a try is given RETRY_WAIT;
+     after three tries given up in a row each is given GROWTH more than the last, so that a
+     network slower than that still gets through, while a server that holds tries for a long
+     while (9 s) still finds the page's try given at most 2.5 s when it answers again.
    - A socket can look open and be dead (a phone that slept, a network that vanished without a
      word): a "ping" after a quiet spell, and on every wake, must be answered within a few
      seconds or the socket is replaced.
@@ -37,6 +42,7 @@
   var HIDDEN_CAP = 30000;   // ms: while it is hidden (a phone in a pocket)
   var CONNECT_WAIT = 6000;  // ms: a try that has not opened by then is given up and retried
   var RETRY_WAIT = 1500;    // ms: the least a try is given once a socket has opened (see above)
+  var GROWTH = 500;         // ms more for each try given up in a row after the third
   var QUIET = 25000;        // ms without a word from the server before asking "are you there?"
   var ANSWER_WAIT = 4000;   // ms to answer a ping (or a wake's sync) before the socket is replaced
   var WAKE_SYNC_AFTER = 3000; // ms hidden or offline after which a wake asks for the view again
@@ -58,7 +64,8 @@
   var pending = null;       // {id, version, seat}: the action sent last, not yet answered
   var pendingTimer = null;
   var connectStarted = 0;
-  var handshake = 0;        // ms the last socket took to open (0: none has opened yet)
+  var handshake = 0;        // ms the last reconnection took to open (0: none timed yet)
+  var givenUp = 0;          // tries given up in a row since a socket last opened
   var PENDING_WAIT = 8000;  // ms before asking what became of an unanswered action
 
   function now() { return Date.now(); }
@@ -144,6 +151,7 @@
     connectTimer = window.setTimeout(function () {
       if (ws === socket && ws.readyState === WebSocket.CONNECTING) {
         socket = null;
+        givenUp += 1;
         try { ws.close(); } catch (e) { /* never opened */ }
         setState("closed");
         if (visible()) connect();  // the wait was spent already: the next try at once
@@ -152,7 +160,8 @@
     }, connectWait());
     ws.onopen = function () {
       if (ws !== socket) return;
-      handshake = now() - connectStarted;
+      if (opened) handshake = now() - connectStarted;
+      givenUp = 0;
       connectTimer = clear(connectTimer);
       tries = 0;
       opened = true;
@@ -181,8 +190,10 @@
 
   /* How long a try is given before it is given up (see the top of this file). */
   function connectWait() {
-    if (!handshake) return CONNECT_WAIT;
-    return Math.min(CONNECT_WAIT, Math.max(RETRY_WAIT, 4 * handshake));
+    if (!opened) return CONNECT_WAIT;
+    var wait = Math.max(RETRY_WAIT, 4 * handshake);
+    if (givenUp >= 3) wait += GROWTH * (givenUp - 2);
+    return Math.min(CONNECT_WAIT, wait);
   }
 
   /* The wait before try number `n` (0: the first after a drop): at once, then doubling with

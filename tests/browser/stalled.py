@@ -1,11 +1,16 @@
 """A server that comes back slowly, between the page and the app: a TCP relay on a port of its
-own, in front of a running Daphne. ``down()`` drops every connection through it and turns new
-ones away (a server stopped: the page's socket closes and its tries fail at once);
+own, in front of a running Daphne. ``down()`` drops every connection through it, the tries it
+held included, and turns new ones away (a server stopped: the page's socket closes, what it had
+accepted and not answered is reset with it, and its tries fail at once);
 ``hold()`` accepts new connections and never answers them (a server coming up that has bound
 its port and does not serve yet, or a machine half back: a try begun now hangs); ``up()``
 relays new connections to the app again (the server is back), while the tries held before
-stay held until the page itself closes them. The page must not wait for a held try to be
-given up (static/js/live.js, ``EARLY_TRY``)."""
+stay held until the page itself closes them or the server stops again. The page must not
+wait long for a held try to be given up (static/js/live.js, ``connectWait``).
+
+Closing a held try is not the same in every engine: Chromium and WebKit close its TCP
+connection; Firefox keeps it open until the server answers or drops it, and with six of them
+(its connections per server) no further try of the page reaches the server at all."""
 
 from __future__ import annotations
 
@@ -62,7 +67,8 @@ class Relay:
     def down(self) -> None:
         with self._lock:
             self.mode = "down"
-            dropped, self.relayed = self.relayed, []
+            dropped, self.relayed = self.relayed + self.held, []
+            self.held = []
         for conn in dropped:
             _close(conn)
 
@@ -77,6 +83,7 @@ class Relay:
             return time.time()
 
     def held_tries(self) -> int:
+        """Tries held since the server last stopped (``down()``)."""
         with self._lock:
             return len(self.held)
 

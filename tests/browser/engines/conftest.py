@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
-from tests.browser.engines.drivers import XVFB, ChromiumPhone, Phone, missing
+from tests.browser.engines.drivers import ChromiumPhone, Phone, missing, x_server
 from tests.browser.engines.webdriver_phones import FirefoxPhone, WebKitPhone
 
 ENGINES = ["chromium", "webkit", "firefox"]
@@ -17,28 +15,9 @@ ENGINES = ["chromium", "webkit", "firefox"]
 
 @pytest.fixture(scope="session")
 def x_display() -> Iterator[str]:
-    """An Xvfb server of this test session's own, on a display number it picks itself
-    (``-displayfd``), for WebKitGTK's MiniBrowser; stopped when the session ends."""
-    read, write = os.pipe()
-    server = subprocess.Popen(
-        [str(XVFB), "-displayfd", str(write), "-screen", "0", "1280x1024x24", "-nolisten", "tcp",
-         "-noreset"],
-        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    try:
-        with os.fdopen(read) as answer:
-            number = answer.readline().strip()  # written once the server accepts clients
-        if not number:
-            raise RuntimeError("Xvfb did not start")
-        yield f":{number}"
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+    """An X display of this test session's own for WebKitGTK's MiniBrowser (drivers.x_server)."""
+    with x_server() as display:
+        yield display
 
 
 @pytest.fixture

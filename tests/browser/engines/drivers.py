@@ -23,8 +23,11 @@ engines, are tests/browser/engines/webdriver_phones.py.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -348,3 +351,41 @@ def missing(engine: str) -> str | None:
     if engine == "chromium" and not Path("/usr/bin/chromium").exists():
         return "chromium"
     return None
+
+
+def computer_table(phone: Phone, base: str, timeout: float = TIMEOUT) -> str:
+    """A new table against the computer at ``base`` (the server's address) whose turn is the
+    phone's, so that the hand waits; once its socket is open, its code."""
+    phone.goto(base + "/new/?mode=computer")
+    phone.fill("input[name=name]", "Asha", timeout=timeout)
+    phone.click("[data-testid=create-submit]", timeout=timeout)
+    phone.wait_for("[data-testid=action-bar]", timeout=timeout)
+    phone.wait_for("[data-connection=open]", "attached", timeout=timeout)
+    return str(phone.look("return document.getElementById('table-frame').dataset.code;"))
+
+
+@contextlib.contextmanager
+def x_server() -> Iterator[str]:
+    """An Xvfb server of its own, on a display number it picks itself (``-displayfd``), for
+    WebKitGTK's MiniBrowser: its name (":N") while the block runs; stopped after."""
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        [str(XVFB), "-displayfd", str(write), "-screen", "0", "1280x1024x24", "-nolisten", "tcp",
+         "-noreset"],
+        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    try:
+        with os.fdopen(read) as answer:
+            number = answer.readline().strip()  # written once the server accepts clients
+        if not number:
+            raise RuntimeError("Xvfb did not start")
+        yield f":{number}"
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
