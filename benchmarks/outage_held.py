@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import math
+import os
 import statistics
 import tempfile
 import time
