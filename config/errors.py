@@ -2,24 +2,24 @@
 page (templates/503.html) and a Retry-After, instead of a server error; any other failure gets
 templates/500.html. Both need nothing but the template files to render: no database, no session.
 
-``DATABASE_AWAY`` is what Django raises when PostgreSQL does not answer (refused, shut down,
-a connection cut): the websocket consumer refuses an action with it too
-(``tables.live.consumer``). Other database errors (an integrity error...) are bugs, not outages,
-and stay server errors."""
+``DATABASE_AWAY`` (``tables.write.reconnect``) is what Django raises when PostgreSQL does not
+answer (refused, shut down, a connection cut): the websocket consumer refuses an action with it
+too (``tables.live.consumer``). Other database errors (an integrity error...) are bugs, not
+outages, and stay server errors."""
 
 from __future__ import annotations
 
 import logging
 
-from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext_noop
 
+from tables.write.reconnect import DATABASE_AWAY
+
 log = logging.getLogger(__name__)
 
-DATABASE_AWAY = (OperationalError, InterfaceError)
 RETRY_AFTER = 10  # seconds: the database is usually back within that
 
 # When no Daphne process answers (a restart, a crash), nginx answers itself with

@@ -32,7 +32,7 @@ module: ``tables.live.playing`` (action, reveal, hide, back, sync, ping), ``tabl
 handler is
 ``await handler(connection, message)``, called in the connection's language. It refuses by
 raising ``tables.write.path.Refused``: this phone is told, as a notice. The database away
-(``config.errors.DATABASE_AWAY``), the phone is told to try again; a change saved but not
+(``tables.write.reconnect.DATABASE_AWAY``), the phone is told to try again; a change saved but not
 announced (``tables.write.path.NotAnnounced``), this phone is drawn the table as it is.
 
 Group messages (from the channel layer, to every connection of the table) are this class's
@@ -62,7 +62,6 @@ from django.conf import settings
 from django.utils.translation import activate
 from django.utils.translation import gettext as _
 
-from config.errors import DATABASE_AWAY
 from tables import claims, lookups, metrics, ratelimit
 from tables.cache import Snapshot, cached_snapshot, derive, load_snapshot
 from tables.draw.tournament_line import tournament_over
@@ -76,6 +75,7 @@ from tables.live.protocol import BadMessage, Handler, parse
 from tables.models import Table
 from tables.write import path, play
 from tables.write.announce import guarded
+from tables.write.reconnect import DATABASE_AWAY
 
 log = logging.getLogger(__name__)
 

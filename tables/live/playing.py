@@ -18,7 +18,6 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.utils.translation import gettext as _
 
-from config.errors import DATABASE_AWAY
 from tables import action_log, metrics
 from tables.cache import Snapshot
 from tables.live.frames import error_notice, info_notice
@@ -27,6 +26,7 @@ from tables.live.perspective import reveal as reveal_cards
 from tables.live.protocol import Handler, Message
 from tables.write import path, play, rest_of_board
 from tables.write.announce import guarded
+from tables.write.reconnect import DATABASE_AWAY
 
 # A phone's connection (``tables.live.consumer.TableConsumer``, which calls this module: typed
 # loosely so that the two do not import each other).

@@ -11,9 +11,9 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from config.errors import DATABASE_AWAY
 from tables.live.protocol import Handler, Message
 from tables.write import push
+from tables.write.reconnect import DATABASE_AWAY
 
 # A phone's connection (``tables.live.consumer.TableConsumer``).
 Connection = Any

@@ -8,7 +8,8 @@ known not to be saved (the transaction is gone with the connection), so it is ma
 the start on a new connection: libpq opens it on the server that takes writes now
 (``config.database``: several hosts, ``target_session_attrs=read-write``). If that fails too
 (the standby is not promoted yet), the callers are told the database is away
-(``config.errors.DATABASE_AWAY``): the phone shows "saving slowly" and may send the same tap
+(``DATABASE_AWAY``, which the pages' error middleware, ``config.errors``, answers with
+the app's 503 page): the phone shows "saving slowly" and may send the same tap
 again (its action id counts it once).
 
 A COMMIT that was sent and failed leaves the change saved or not, nobody here can tell:
@@ -27,6 +28,9 @@ from tables import metrics
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
+# What Django raises when PostgreSQL does not answer (refused, shut down, a connection cut): an
+# outage, not a bug. Other database errors (an integrity error...) stay errors.
+DATABASE_AWAY = (OperationalError, InterfaceError)
 READ_ONLY = "25006"  # PostgreSQL's read_only_sql_transaction: a standby, or a demoted primary
 
 

@@ -21,8 +21,8 @@ def main() -> None:
     django.setup()
     from django.db import close_old_connections, connection
 
-    from config.errors import DATABASE_AWAY
     from tables.models import Table
+    from tables.write.reconnect import DATABASE_AWAY
 
     if "--no-health-checks" in sys.argv:
         connection.settings_dict["CONN_HEALTH_CHECKS"] = False

@@ -12,9 +12,9 @@ import psycopg
 import pytest
 from django.db import InternalError, OperationalError, connection, transaction
 
-from config.errors import DATABASE_AWAY
 from tables.models import ModerationAction, Table
 from tables.write import path, reconnect
+from tables.write.reconnect import DATABASE_AWAY
 from tests.tables.helpers import pass_and_play
 
 pytestmark = pytest.mark.django_db(transaction=True)

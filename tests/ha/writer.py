@@ -35,9 +35,9 @@ def main() -> None:
     import django
 
     django.setup()
-    from config.errors import DATABASE_AWAY
     from tables.models import ModerationAction
     from tables.write import lobby, path, reconnect
+    from tables.write.reconnect import DATABASE_AWAY
 
     stop: list[bool] = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
