@@ -90,6 +90,15 @@ class LiveServer:
         assert row is not None, code
         return int(row[0]), (json.loads(row[1]) if row[1] else None)
 
+    def hand_record(self, code: str, number: int) -> dict[str, Any] | None:
+        """The stored record of hand ``number`` of a table (None before it was stored)."""
+        with sqlite3.connect(self.db_path, timeout=10) as db:
+            row = db.execute(
+                "SELECT h.record FROM tables_hand h JOIN tables_table t ON t.id = h.table_id"
+                " WHERE t.code = ? AND h.number = ? ORDER BY t.id DESC LIMIT 1", (code, number),
+            ).fetchone()
+        return json.loads(row[0]) if row else None
+
     def seed(self, module: str, *args: str) -> dict[str, Any]:
         """Run ``python -m module args`` on the server's database (a script that writes past
         games there); what it prints last, as JSON."""
@@ -207,17 +216,40 @@ def tap_fold(page: Any) -> None:
         page.locator("dialog.confirm .btn--danger").click(timeout=3000)
 
 
+def where_cards_are(html: str, cards: list[str]) -> str:
+    """Where the page spells each card (its code, or rank and suit symbol): the text around."""
+    spelled = {"T": "10"}
+    found = []
+    for card in cards:
+        symbol = spelled.get(card[0], card[0]) + dict(zip("shdc", "♠♥♦♣", strict=True))[card[1]]
+        for form in (card, symbol):
+            at = html.find(form)
+            if at >= 0:
+                found.append(f"{form!r} in ...{html[max(0, at - 160):at + 60]!r}...")
+    return "; ".join(found) or "(in another spelling)"
+
+
 def assert_no_foreign_cards(page: Any, server: LiveServer, code: str) -> bool:
     """The whole page (DOM, scripts, attributes) holds no card this seat may not see now: not
-    another player's hole card before it is shown, never the deck. Returns False when the page and
-    the database could not be caught at the same version (nothing was checked)."""
+    another player's hole card before it is shown, never the deck. What the hand before showed
+    everyone (its board, the hands turned up) may stay on the page: the log drawer keeps the last
+    hand's lines after the next deal. Returns False when the page and the database could not be
+    caught at the same version (nothing was checked)."""
     for _ in range(40):
         html = page.content()
         seen = frame_of(html)
         version, state = server.table_row(code)
         if version == seen["version"]:
-            leaks = leaked_cards(html, allowed_cards(state, seen["seat"]))
-            assert not leaks, f"seat {seen['seat']} at version {version} can see {leaks}"
+            allowed = allowed_cards(state, seen["seat"])
+            number = state.get("hand_number") if state else None
+            before = server.hand_record(code, number - 1) if isinstance(number, int) else None
+            if before is not None:
+                allowed |= allowed_cards({"hand": before}, seen["seat"])
+            leaks = leaked_cards(html, allowed)
+            assert not leaks, (
+                f"seat {seen['seat']} at version {version} can see {leaks}: "
+                + where_cards_are(html, leaks)
+            )
             return True
         time.sleep(0.05)
     return False
