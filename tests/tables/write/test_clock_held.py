@@ -40,6 +40,27 @@ def _computer_turn() -> Table:
     return row
 
 
+async def _version_after_loop(row: Table, **looks: float) -> int:
+    """Run the clock's loop (a tick every 10 ms, the database looked at as ``looks`` say)
+    until the table's version moves on from ``row``'s (or a minute: a bound for a loaded
+    machine, not a pace); the version then."""
+    task = asyncio.ensure_future(clock.run_forever(0.01, **looks))
+    try:
+        bound = time.monotonic() + 60
+        current = row.version
+        while current <= row.version and time.monotonic() < bound:
+            await asyncio.sleep(0.02)
+            current = await database_sync_to_async(
+                lambda: Table.objects.get(pk=row.id).version
+            )()
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await database_sync_to_async(lambda: None)()  # a write the cancel caught runs on
+    return current
+
+
 def test_p2_a_held_tables_computer_player_acts_without_the_table_being_read() -> None:
     row = _computer_turn()
     assert row.next_deadline is not None
@@ -75,21 +96,7 @@ async def test_the_clock_loop_fires_a_held_deadline_between_its_looks_in_the_dat
     settings.TABLES_BOT_PAUSE = (3.0, 3.0)  # due after the loop's first look in the database
     row = await database_sync_to_async(_computer_turn)()
     # One look in the database when the loop starts (nothing due yet), none for an hour after.
-    task = asyncio.ensure_future(clock.run_forever(0.01, poll=3600))
-    try:
-        bound = time.monotonic() + 60  # a bound for a loaded machine, not a pace
-        current = row.version
-        while current <= row.version and time.monotonic() < bound:
-            await asyncio.sleep(0.02)
-            current = await database_sync_to_async(
-                lambda: Table.objects.get(pk=row.id).version
-            )()
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        await database_sync_to_async(lambda: None)()  # a write the cancel caught runs on
-    assert current > row.version
+    assert await _version_after_loop(row, poll=3600) > row.version
 
 
 def test_a_table_resumed_by_hand_fires_from_the_databases_row_not_the_held_one() -> None:
@@ -158,21 +165,7 @@ async def test_the_loop_fires_a_deadline_no_process_holds_between_spaced_looks(
     settings.TABLES_BOT_PAUSE = (0.6, 0.6)
     row = await database_sync_to_async(_computer_turn)()
     await database_sync_to_async(cache.forget_all)()  # held by no process
-    task = asyncio.ensure_future(clock.run_forever(0.01, poll=0.05, most=0.4))
-    try:
-        bound = time.monotonic() + 60  # a bound for a loaded machine, not a pace
-        current = row.version
-        while current <= row.version and time.monotonic() < bound:
-            await asyncio.sleep(0.02)
-            current = await database_sync_to_async(
-                lambda: Table.objects.get(pk=row.id).version
-            )()
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        await database_sync_to_async(lambda: None)()  # a write the cancel caught runs on
-    assert current > row.version
+    assert await _version_after_loop(row, poll=0.05, most=0.4) > row.version
 
 
 def test_a_look_in_the_database_leaves_a_just_due_deadline_to_the_process_holding_it() -> None:
