@@ -12,7 +12,7 @@ repository root (gitignored; the README names it).
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if here in item.path.resolve().parents:
             for mark in BROWSER:
                 item.add_marker(mark)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, Any, None]:
+    """A browser test that fails carries the last lines of the app server's log (the server
+    runs for the whole session: its log is gone with the session's temporary folder)."""
+    outcome: Any = yield
+    report = outcome.get_result()
+    server = getattr(item, "funcargs", {}).get("app_server")
+    if report.failed and isinstance(server, LiveServer):
+        log = server.db_path.with_suffix(".log")
+        if log.exists():
+            tail = log.read_text(errors="replace").splitlines()[-80:]
+            report.sections.append(("app server log (last 80 lines)", "\n".join(tail)))
 
 
 @pytest.fixture(scope="session")
