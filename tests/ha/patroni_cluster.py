@@ -115,11 +115,13 @@ def wait_for(what: str, check: Any, timeout: float, step: float = 0.2) -> Any:
 
 
 def _run_as() -> dict[str, Any]:
-    """Popen's arguments that run a process as ``postgres`` when this runs as root."""
+    """Popen's arguments that run a process as ``postgres`` when this runs as root, in a folder
+    that user may enter (this checkout may sit in a folder only root may: a clone in a
+    ``mktemp -d`` folder, mode 0700, and Patroni's bootstrap fails on its working directory)."""
     if os.geteuid() != 0:
         return {}
     user = pwd.getpwnam("postgres")
-    return {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}
+    return {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": [], "cwd": "/"}
 
 
 def _give(path: Path) -> None:
