@@ -26,7 +26,9 @@ Checked afterwards, from the stored rows and two triggers of the scratch databas
   two tables;
 - every write to a table row bumps its version by exactly one; every computer move was made at
   or after its stored deadline, one move per version (the hands hold exactly as many actions
-  as there were such changes: no move made twice), and both processes made changes;
+  as there were such changes: no move made twice), each change by one of the two processes
+  (a table's deadlines go to the process that holds it: the other clock's look in the
+  database leaves a just-due deadline to it, ``tables.clock``);
 - both processes exit with status 0 on SIGTERM, having run their clock and logged no error.
 """
 
@@ -344,7 +346,8 @@ def test_two_processes_play_a_20_entrant_tournament_to_its_end(cluster: Cluster)
                 assert before.deadline is not None and write.at >= before.deadline, change
                 bot_moves[table_id] += 1
     assert bot_moves == actions  # one version per move: none lost, none made twice
-    assert set(by_process) == {"server-1", "server-2"}, by_process
+    # Whichever process holds a table makes its moves; the other clock leaves them to it.
+    assert by_process and set(by_process) <= {"server-1", "server-2"}, by_process
     print(
         f"\n{ENTRANTS} entrants over two processes: finished in {took:.1f} s, {len(hands)} hands,"
         f" {sum(actions.values())} actions, {moves} moves between tables, changes by process "
