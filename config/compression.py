@@ -1,18 +1,22 @@
 """Compressed websocket frames (permessage-deflate, RFC 7692) for phones on slow connections.
 
-Every change sends each phone its whole table view, about 11 KB of HTML, and one view differs
-from the one before it in a few places. Browsers offer permessage-deflate on every websocket;
-Daphne does not accept it. With it, each connection keeps one compressor, so a frame is written
-as references to the frame before: about 320 bytes on the wire instead of 11 KB (measured with
-``benchmarks/bench_frames.py``: played tables, every version, every connection), for about a
-tenth of a millisecond of server time per frame.
+Every change sends each phone its table view, and one view differs from the one before it in
+a few places. A page keeps the view's parts between frames (``tables.live.kept``), so a frame
+holds only the parts that changed: about 5.5 KB of HTML instead of the whole view's 11.8 KB.
+Browsers offer permessage-deflate on every websocket; Daphne does not accept it. With it, each
+connection keeps one compressor, so a frame is written as references to the frames before:
+about 600 bytes on the wire (measured with ``benchmarks/kept_parts.py``: played tables, every
+version, every connection), for well under a tenth of a millisecond of server time per frame.
 
 ``install()`` (called from ``config.asgi`` when it runs under Daphne) makes Daphne's websocket
 factory accept the offer. Settings, per connection:
 
-- server-to-client window: 16 KB (a frame and the one before it mostly fit), or less when the
-  phone asks for less; context is kept between frames unless the phone asks otherwise;
-- compressor memory level 4: about 72 KB per connection instead of zlib's default 256 KB;
+- server-to-client window: 8 KB (a frame of kept parts and most of the one before it), or less
+  when the phone asks for less; context is kept between frames unless the phone asks
+  otherwise. A socket that does not keep parts (an old page) gets whole frames through the
+  same window: correct, about 2.2 KB each;
+- compressor memory level 4: about 40 KB per connection instead of zlib's default 256 KB
+  (72 KB with the 16 KB window whole frames needed);
 - phone-to-server window: 1 KB when the phone allows the server to choose (browsers do);
 - a compressed message from a phone may not grow past ``INFLATED_MAX`` bytes when inflated (a
   tiny message inflating to megabytes is refused before it is built).
@@ -36,7 +40,7 @@ from autobahn.websocket.compress import (
     PerMessageDeflateOfferAccept,
 )
 
-WINDOW_BITS = 14  # 16 KB of history per connection (zlib allows 9..15)
+WINDOW_BITS = 13  # 8 KB of history per connection (zlib allows 9..15)
 MEM_LEVEL = 4  # zlib's internal state: (1 << (MEM_LEVEL + 9)) bytes
 # Phones' own messages are a hundred bytes of JSON: asked to compress them with a 1 KB window
 # (when they allow it; browsers do), the server's inflater holds 1 KB instead of 32 KB.

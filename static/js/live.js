@@ -3,6 +3,8 @@
 
    - Frames from the server are HTML elements swapped in by id (hx-swap-oob, see
      tables/live/consumer.py), through htmx's own swap so htmx:load fires for what arrives.
+     The socket keeps parts (?parts=1): a part of the frame that did not change since this
+     socket last sent it comes as a marker, and is put back before anything sees the frame.
    - Forms marked ws-send are sent as JSON objects of their fields. Nothing is ever queued:
      while the socket is down the page's buttons are disabled and a tap says "Not connected:
      reconnecting…". An action sent is remembered until a frame or a notice answers it; if the
@@ -171,11 +173,17 @@
         send({ type: "sync", action_id: pending.id, version: pending.version, seat: pending.seat });
       }
     };
+    var kept = {};  // this socket's parts, by name (see whole())
     ws.onmessage = function (event) {
       if (ws !== socket) return;
       heard();
       if (event.data === "pong") return;
-      receive(String(event.data));
+      var html = whole(String(event.data), kept);
+      if (html === null) {  // a part this page does not hold: a new socket sends it all
+        connect();
+        return;
+      }
+      receive(html);
     };
     ws.onclose = function (event) {
       if (ws !== socket) return;
@@ -186,6 +194,24 @@
       if (event.code === 4404 || event.code === 4429) return;
       retry();
     };
+  }
+
+  /* A frame as the server sends it to a socket that keeps parts (tables/live/kept.py): each
+     part the page does not hold yet comes as <x-p n="NAME">TEXT</x-p> and is kept, each it
+     holds as <x-k n="NAME"></x-k>. The whole frame's text, or null when a part is missing. */
+  var PART = /<x-p n="([\w-]+)">([\s\S]*?)<\/x-p>|<x-k n="([\w-]+)"><\/x-k>/g;
+  function whole(text, kept) {
+    if (text.indexOf("<x-") === -1) return text;
+    var missing = false;
+    var html = text.replace(PART, function (all, name, body, same) {
+      if (name) {
+        kept[name] = body;
+        return body;
+      }
+      if (!Object.prototype.hasOwnProperty.call(kept, same)) missing = true;
+      return missing ? "" : kept[same];
+    });
+    return missing ? null : html;
   }
 
   /* How long a try is given before it is given up (see the top of this file). */
@@ -439,12 +465,14 @@
     reconnect: function () { tries = 0; connect(); },
     delayFor: delayFor,  /* for tests: the back-off's policy */
     connectWait: connectWait,  /* for tests: how long a try is given */
+    whole: whole,  /* for tests: a frame of kept parts made whole */
   };
 
   function start() {
     root = document.getElementById("table-live");
     if (!root || !root.getAttribute("data-ws-url")) return;
     firstUrl = root.getAttribute("data-ws-url");
+    firstUrl += (firstUrl.indexOf("?") === -1 ? "?" : "&") + "parts=1";
     baseUrl = firstUrl.replace(/([?&])v=\d+&?/, "$1").replace(/[?&]$/, "");
     connect();
   }

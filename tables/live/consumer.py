@@ -68,6 +68,7 @@ from tables.draw.tournament_line import tournament_over
 from tables.live import host, moved, out, playing, sight, talk
 from tables.live.frames import FrameOptions, Notice, error_notice, render_frame, render_notice
 from tables.live.inbox import handle_in_order
+from tables.live.kept import KeptParts, wants_parts
 from tables.live.langs import language_from_scope, speaking
 from tables.live.perspective import PassState, perspective
 from tables.live.playing import SAVING_SLOWLY
@@ -142,6 +143,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
     group: str = ""
     present: list[int] = []  # the seats this page was counted open for (Seat.connections)
     _origin: str | None = None  # scheme and host of the join link, worked out once
+    kept: KeptParts | None = None  # what the page holds of its frames, if it keeps parts
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """As Channels' own (the scope, this connection's channel, the send), except that the
@@ -178,6 +180,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         activate(self.language)
         self.pass_state = PassState()
         self.sent_version = -1
+        self.kept = KeptParts() if wants_parts(self.scope.get("query_string")) else None
         self.hashes, session_key = await database_sync_to_async(_session_info)(
             self.scope.get("session")
         )
@@ -383,6 +386,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
         html = render_frame(
             snapshot, persp,
             FrameOptions(join_url=self._join_url(snapshot), language=self.language, notice=notice),
+            self.kept,
         )
         self.sent_version = max(self.sent_version, snapshot.version)
         await self.send(text_data=html)

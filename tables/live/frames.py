@@ -28,6 +28,7 @@ from engine.rest_of_board import rest_of_hand
 from tables.cache import ROW_FIELDS, SeatInfo, Snapshot
 from tables.draw.qr import qr_svg
 from tables.live import reasons, screens, shared
+from tables.live.kept import KeptParts
 from tables.live.langs import speaking
 from tables.live.perspective import Perspective
 from tables.models import Table
@@ -318,8 +319,11 @@ def _rest_of_board(snapshot: Snapshot, persp: Perspective) -> dict[str, Any] | N
     return {"cards": [], "can_ask": dealt} if dealt else None
 
 
-def render_frame(snapshot: Snapshot, persp: Perspective, options: FrameOptions) -> str:
-    """The websocket message: HTML elements swapped in by id (hx-swap-oob)."""
+def render_frame(
+    snapshot: Snapshot, persp: Perspective, options: FrameOptions, kept: KeptParts | None = None,
+) -> str:
+    """The websocket message: HTML elements swapped in by id (hx-swap-oob). ``kept``: what the
+    socket's page holds of the frames before (``tables.live.kept``), when it keeps parts."""
     if options.language is None:
         options = replace(options, language=get_language())
     assert options.language is not None
@@ -327,6 +331,8 @@ def render_frame(snapshot: Snapshot, persp: Perspective, options: FrameOptions) 
         context = frame_context(snapshot, persp, options)
         context["oob"] = True  # every element of a message replaces the one with its id
         if context["screen"] in ("play", "watch"):
+            if kept is not None:
+                return kept.encode(screens.play_frame_parts(context))
             return screens.play_frame(context)  # what the template would call, without it
         return render_to_string("table/_frame.html", context)
 

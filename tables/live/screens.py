@@ -39,31 +39,41 @@ def play_frame(context: Any) -> SafeString:
     """The whole frame (``table/_frame.html``) on the play and watch screens, without a
     template around it: the section carrying the version, the screen, a notice if any, and the
     frame's data for scripts."""
+    return SafeString("".join([text for _, text in play_frame_parts(context)]))
+
+
+# A frame in its parts: (name, text), the name "" for what is new in every frame. A socket
+# that keeps parts (tables.live.kept) sends a part again only when its text changed.
+Parts = list[tuple[str, str]]
+
+
+def play_frame_parts(context: Any) -> Parts:
+    """``play_frame``'s text in its named parts (each escaped by its template or here)."""
     persp = context["persp"]
     screen = context["screen"]
     oob = bool(context.get("oob"))
     notice = context.get("notice")
     viewer = persp.viewer
     seat_attr = f' data-seat="{_e(viewer)}"' if viewer is not None else ""
-    parts = [
+    parts: Parts = [
         # The text put in is the table's own (a screen name, numbers, a table code), escaped
         # all the same: html.escape is what Django's escape does, without its lazy-text checks
         # (this runs for every frame of every connection).
-        f'\n<section id="table-frame" class="table-frame table-frame--{_e(screen)}"'
-        f'{_OOB if oob else ""} data-testid="table-frame" data-version="{_e(context["version"])}"'
-        f' data-screen="{_e(screen)}" data-code="{_e(context["code"])}"'
-        f"{seat_attr}>\n",
-        play_screen(context),
-        "\n</section>\n",
+        ("", f'\n<section id="table-frame" class="table-frame table-frame--{_e(screen)}"'
+         f'{_OOB if oob else ""} data-testid="table-frame" data-version="{_e(context["version"])}"'
+         f' data-screen="{_e(screen)}" data-code="{_e(context["code"])}"'
+         f"{seat_attr}>\n"),
+        *play_screen_parts(context),
+        ("", "\n</section>\n"),
     ]
     if notice:
-        parts.append(render_to_string(
+        parts.append(("", render_to_string(
             "table/_notice.html", {"notice": notice, "oob": oob, "version": context["version"]}
-        ))
+        )))
     memo = getattr(context.get("table"), "memo", None)
     data = data_json(context["data"], memo) if memo is not None else None
-    parts += ["\n", table_data(context["data"], oob, data), "\n"]
-    return SafeString("".join(parts))  # escaped above and by the templates
+    parts.append(("", f"\n{table_data(context['data'], oob, data)}\n"))
+    return parts
 
 
 _OOB = ' hx-swap-oob="true"'
@@ -215,35 +225,40 @@ def play_screen(context: Any) -> SafeString:
     """The table while a game runs, for the connection whose frame ``context`` describes
     (``tables.live.frames.frame_context``): opponents round the top, you at the bottom, the action
     bar only on your turn."""
+    return SafeString("".join([text for _, text in play_screen_parts(context)]))
+
+
+def play_screen_parts(context: Any) -> Parts:
+    """``play_screen``'s text in its named parts."""
     hand = context.get("hand")
     persp = context["persp"]
     language = context.get("language") or get_language()
     kept = _Kept(getattr(context.get("table"), "memo", None), language)
-    parts: list[str] = [
-        f'<div class="table-screen" data-hand="{_e(hand["hand_number"]) if hand else ""}">\n',
+    parts: Parts = [
+        ("", f'<div class="table-screen" data-hand="{_e(hand["hand_number"]) if hand else ""}">\n'),
         *_top_bar(context, kept),
         *_ring(context, kept),
     ]
     you_seat = context.get("you_seat")
     if you_seat:
-        parts.append(_my_place(you_seat, context.get("best"), language))
+        parts.append(("me", _my_place(you_seat, context.get("best"), language)))
     if persp.pass_and_play:
-        parts += ["\n", _pass_controls(context, language)]
-    parts.append("\n")
+        parts += [("", "\n"), ("pass", _pass_controls(context, language))]
+    parts.append(("", "\n"))
     if context.get("legal"):
-        parts.append(_action_bar(context, language))
+        parts.append(("bar", _action_bar(context, language)))
     else:
         rest = context.get("rest_of_board")
         if rest:  # P5: after a hand that ended before the river
-            parts += [render_component(
+            parts += [("rest", render_component(
                 "table/_rest_of_board.html", {"rest": rest}, language=language
-            ), "\n"]
-        parts.append(_waiting_bar(context, language))
-    parts.append("</div>\n")
-    return SafeString("".join(parts))  # every part is escaped by its template or above
+            )), ("", "\n")]
+        parts.append(("bar", _waiting_bar(context, language)))
+    parts.append(("", "</div>\n"))
+    return parts  # every part is escaped by its template or above
 
 
-def _top_bar(context: Any, kept: _Kept) -> list[str]:
+def _top_bar(context: Any, kept: _Kept) -> Parts:
     """The bar above the table: blinds and hand number, the log drawer (with the deck's code),
     sound and language."""
     code = context["code"]
@@ -257,16 +272,16 @@ def _top_bar(context: Any, kept: _Kept) -> list[str]:
         # Alike for every connection at this version that watches or not, and has seats here
         # or not: the whole bar kept (its parts are each kept in the memo too).
         whole = ("top-bar", kept.language, top["watching"], bool(persp.mine))
-        drawn: list[str] | None = memo.get(whole)
+        drawn: Parts | None = memo.get(whole)
         if drawn is not None:
             return drawn
     tools = {"request": request, "csrf_token": csrf_token}
-    parts = [
-        '<header class="table-top" id="table-info" data-testid="table-info">\n',
-        kept.part((top["watching"],), "table/_table_info.html", {"top": top}),
+    parts: Parts = [
+        ("", '<header class="table-top" id="table-info" data-testid="table-info">\n'),
+        ("info", kept.part((top["watching"],), "table/_table_info.html", {"top": top})),
         # (each part ends with a line break: nothing between them)
         # The log grows by a line or so at every change: its frame is kept, the lines filled in.
-        kept.part((bool(persp.mine), bool(top["deck"])), "table/_log_drawer.html", {
+        *_log_pieces(kept.part((bool(persp.mine), bool(top["deck"])), "table/_log_drawer.html", {
             "log": slot("log") if context["log_tail"] else "",
             "deck": slot("deck") if top["deck"] else "",
             "history": bool(persp.mine), "history_url": slot("history_url"),
@@ -275,27 +290,28 @@ def _top_bar(context: Any, kept: _Kept) -> list[str]:
             "log": _log_items(context["log_tail"]), "deck": top["deck"],
             "history_url": table_url("history", code),
             "move_url": table_url("seat_moves", code),
-        }),
-        kept.part((), "table/_table_tools.html", tools) if request is None and not csrf_token
-        else render_component("table/_table_tools.html", tools),
-        "</header>\n",
+        })),
+        ("tools", kept.part((), "table/_table_tools.html", tools)
+         if request is None and not csrf_token
+         else render_component("table/_table_tools.html", tools)),
+        ("", "</header>\n"),
     ]
     if whole is not None:
-        memo[whole] = parts = ["".join(parts)]  # type: ignore[index]
+        memo[whole] = parts  # type: ignore[index]
     return parts
 
 
-def _ring(context: Any, kept: _Kept) -> list[str]:
+def _ring(context: Any, kept: _Kept) -> Parts:
     """The opponents' seats round the table, and its middle (the board, the pots, the last line
     of the log)."""
     code = context["code"]
     center = context["center"]
     language = kept.language
-    parts = [
-        '<div class="ring">\n<div class="felt" aria-hidden="true"></div>\n',
+    parts: Parts = [(
+        "ring", '<div class="ring">\n<div class="felt" aria-hidden="true"></div>\n'
         '<ol class="seats opponents" id="seats" data-testid="seats" aria-label='
         f'"{_players_label(language)}">\n',
-    ]
+    )]
     memo = kept.memo
     # The seats of nobody at this phone are drawn alike for every connection at this version
     # (and tenth of a second): each kept here by its place, ready to be put in.
@@ -313,15 +329,15 @@ def _ring(context: Any, kept: _Kept) -> list[str]:
             li = drawn.get(position)
             if li is None:
                 li = drawn[position] = _seat_li(kept, seat)
-            parts.append(li)
+            parts.append((_SEAT_NAMES[position], li))
         else:
-            parts.append(_seat_li(kept, seat))
+            parts.append((_SEAT_NAMES[position], _seat_li(kept, seat)))
     parts += [
-        "\n</ol>\n",
+        ("", "\n</ol>\n"),
         # The last line of the log and the event count change at every version, the board and
         # the pots when cards come or chips go in: all are written into one drawing kept for
         # every table (the board and the pots are drawn apart, each kept as such).
-        kept.part((), "table/_table_center.html", {
+        *_center_pieces(kept.part((), "table/_table_center.html", {
             "code": slot("code"), "board": slot("board"), "pots": slot("pots"), "center": {
                 "finished": center["finished"],
                 "last_line": slot("last_line") if center["last_line"] else "",
@@ -335,10 +351,38 @@ def _ring(context: Any, kept: _Kept) -> list[str]:
             }, language=language),
             "last_line": center["last_line"], "events": center["events"],
             "hand_number": center["hand_number"],
-        }),
-        "\n</div>\n",
+        })),
+        ("", "\n</div>\n"),
     ]
     return parts
+
+
+_SEAT_NAMES = {position: f"seat-{position}" for position in range(16)}
+
+_LOG_LIST = '<ol class="log" id="log" data-testid="log">'
+_LAST_LINE = '<p class="log-line'
+
+
+def _log_pieces(text: str) -> Parts:
+    """The log drawer in three parts: its lines (new at every change) apart from what is
+    around them (the same all hand: the deck's sentence, the links, the sound switch)."""
+    start = text.find(_LOG_LIST)
+    end = text.find("</ol>", start)
+    if start < 0 or end < 0:
+        return [("log", text)]
+    start += len(_LOG_LIST)
+    return [("log", text[:start]), ("log-lines", text[start:end]), ("log-end", text[end:])]
+
+
+def _center_pieces(text: str) -> Parts:
+    """The middle of the table in parts: the last line of the log (new at every change) apart
+    from the board and the pots (new when cards come or chips are gathered)."""
+    start = text.find(_LAST_LINE)
+    end = text.find("</p>", start)
+    if start < 0 or end < 0:
+        return [("center", text)]
+    end += len("</p>")
+    return [("center", text[:start]), ("last-line", text[start:end]), ("center-end", text[end:])]
 
 
 def _seat_li(kept: _Kept, seat: dict[str, Any]) -> str:

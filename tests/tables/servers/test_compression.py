@@ -19,6 +19,7 @@ from autobahn.websocket.compress import (
 
 from config import compression
 from tests.helpers.servers import DEFLATE_TAIL, RawSocket, Server, new_table, sqlite_server
+from tests.tables.live.test_kept import whole
 
 
 def table_data(text: str) -> dict[str, object]:
@@ -65,8 +66,9 @@ def test_a_phone_that_offers_deflate_gets_small_compressed_frames(
     server: Server,
 ) -> None:
     code, headers, _page = new_table(server)
-    with RawSocket(
-        server.port, f"/ws/t/{code}/", headers, "permessage-deflate; client_max_window_bits"
+    with RawSocket(  # as live.js asks: the page keeps the frame's parts (tables.live.kept)
+        server.port, f"/ws/t/{code}/?parts=1", headers,
+        "permessage-deflate; client_max_window_bits",
     ) as ws:
         extensions = re.search(r"(?im)^sec-websocket-extensions: (.*)$", ws.response)
         assert extensions and extensions.group(1).startswith("permessage-deflate")
@@ -74,12 +76,17 @@ def test_a_phone_that_offers_deflate_gets_small_compressed_frames(
         assert "client_max_window_bits=10" in extensions.group(1)
         seen = play_a_while(ws, 30, window_bits=10)
     assert all(compressed for compressed, _, _ in seen)
-    # Every frame inflates to a whole view of this table (the inflater kept its context).
-    assert all(f'data-code="{code}"' in text for _, _, text in seen)
+    # Every frame inflates (the inflater kept its context) and is made whole from the parts
+    # kept: a whole view of this table.
+    held: dict[str, str] = {}
+    views = [whole(text, held) for _, _, text in seen]
+    assert all(view is not None and f'data-code="{code}"' in view for view in views)
+    assert all(view is not None and "<x-" not in view for view in views)
     wire = sum(size for _, size, _ in seen[1:])
-    inflated = sum(len(text.encode()) for _, _, text in seen[1:])
-    # Each frame is written against the one before it: a small fraction of its size.
-    assert wire * 8 < inflated, (wire, inflated)
+    drawn = sum(len(view.encode()) for view in views[1:] if view is not None)
+    # A part that did not change is not sent, and each frame is written against the ones
+    # before it: a small fraction of the views' size.
+    assert wire * 8 < drawn, (wire, drawn)
 
 
 def test_a_phone_that_offers_nothing_gets_plain_frames(

@@ -1,0 +1,72 @@
+"""Parts a phone keeps between frames: each part of a frame is sent again only when it changed.
+
+Every change sends each phone its whole table view (about 11 KB of HTML), and most of it is as
+it was: the bar above the table, the seats of those who did not act, your own place. A page
+whose socket asks for it (``?parts=1`` on the socket's address: static/js/live.js does) is sent
+the frame's named parts (``tables.live.screens.play_frame_parts``) as
+
+- ``<x-p n="NAME">TEXT</x-p>``: a part the page does not hold, or holds with another text;
+  the page keeps TEXT under NAME and puts it in place of the markers;
+- ``<x-k n="NAME"></x-k>``: the part the page holds under NAME, unchanged;
+
+and the page rebuilds the whole frame before drawing it, so every script sees the frame as
+before. What each socket holds is known by a hash per name here; a new socket holds nothing, so
+its first frame is whole. Neither marker can occur in a frame's text: the templates have no
+``<x-`` tag, and what a person wrote is escaped (no ``<`` in it).
+
+Fewer bytes per frame mean less to compress, and a compressor with a smaller window
+(``config.compression``) serves a socket that keeps parts: what changes from one frame to the
+next is what its window must hold, not the whole frame.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs
+
+from tables.live.screens import Parts
+
+PARAM = "parts"  # the socket's query parameter asking for kept parts
+
+
+def wants_parts(query_string: bytes | None) -> bool:
+    """The socket's address asks for kept parts."""
+    query = parse_qs(bytes(query_string or b"").decode("latin1"))
+    return (query.get(PARAM) or [""])[0] == "1"
+
+
+_OPEN: dict[str, str] = {}
+_SAME: dict[str, str] = {}
+
+
+def _markers(name: str) -> tuple[str, str]:
+    opening = _OPEN.get(name)
+    if opening is None:
+        opening = _OPEN[name] = f'<x-p n="{name}">'
+        _SAME[name] = f'<x-k n="{name}"></x-k>'
+    return opening, _SAME[name]
+
+
+class KeptParts:
+    """What one socket's page holds: a hash of the text of each part it was sent last."""
+
+    __slots__ = ("held",)
+
+    def __init__(self) -> None:
+        self.held: dict[str, int] = {}
+
+    def encode(self, parts: Parts) -> str:
+        """The frame's text for this page: a part it holds already by its marker alone."""
+        held = self.held
+        out: list[str] = []
+        for name, text in parts:
+            if not name:
+                out.append(text)
+                continue
+            opening, same = _markers(name)
+            digest = hash(text)
+            if held.get(name) == digest:
+                out.append(same)
+            else:
+                held[name] = digest
+                out += [opening, text, "</x-p>"]
+        return "".join(out)
