@@ -52,9 +52,34 @@ def phone_of(session: SessionStore | str | None) -> Client:
     return client
 
 
+_PART = re.compile(r'<x-p n="([\w-]+)">([\s\S]*?)</x-p>|<x-k n="([\w-]+)"></x-k>')
+
+
+def whole(text: str, kept: dict[str, str]) -> str | None:
+    """A frame sent as kept parts (tables.live.kept) made whole, as static/js/live.js's
+    ``whole`` makes it: each part sent is kept under its name, each marker replaced by the
+    part kept; None when a marker names a part not kept."""
+    missing = False
+
+    def put(match: re.Match[str]) -> str:
+        nonlocal missing
+        name, body, same = match.groups()
+        if name:
+            kept[name] = body
+            return body
+        if same not in kept:
+            missing = True
+            return ""
+        return kept[same]
+
+    out = _PART.sub(put, text)
+    return None if missing else out
+
+
 @dataclass
 class Frame:
     text: str
+    sent: int = 0  # bytes as the server sent it (kept parts: fewer than the text's)
 
     @property
     def maybe_version(self) -> int | None:
@@ -93,7 +118,7 @@ class Phone:
 
     def __init__(
         self, code: str, session_key: str | None, origin: bytes | None = ORIGIN,
-        language: str | None = None, query: str = "",
+        language: str | None = None, query: str = "", parts: bool = True,
     ) -> None:
         from config.asgi import application
 
@@ -104,10 +129,15 @@ class Phone:
             headers.append((b"origin", origin))
         if session_key:
             headers.append((b"cookie", f"sessionid={session_key}".encode()))
+        # As live.js, the phone keeps its frames' parts (tables.live.kept) and makes each
+        # frame whole before anything reads it.
+        if parts:
+            query = f"{query}&parts=1" if query else "?parts=1"
         self.comm = WebsocketCommunicator(
             application, f"/ws/t/{code}/{query}", headers=headers
         )
         self.frames: list[Frame] = []
+        self.kept: dict[str, str] = {}
 
     async def connect(self) -> Frame:
         await self.open()
@@ -119,7 +149,10 @@ class Phone:
         assert connected
 
     async def next(self, timeout: float = 10) -> Frame:
-        frame = Frame(await self.comm.receive_from(timeout))
+        text = await self.comm.receive_from(timeout)
+        made = whole(text, self.kept)
+        assert made is not None, f"a marker for a part this phone does not hold: {text[:300]}"
+        frame = Frame(made, len(text.encode()))
         self.frames.append(frame)
         return frame
 

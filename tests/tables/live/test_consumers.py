@@ -349,3 +349,25 @@ async def test_the_game_ends_when_the_last_person_leaves() -> None:
     row = await table_row(table.id)
     assert row.status == Table.Status.FINISHED and row.next_deadline is None
     assert game_of(row).finished
+
+
+async def test_a_phone_that_keeps_parts_sees_what_a_phone_that_does_not_sees() -> None:
+    driver = await build([["Asha"], ["Bikash"]], lobby_flows.TableSettings(seat_count=3),
+                         watchers=1)
+    key = driver.persons[0].session.session_key
+    plain = Phone(driver.table.code, key, parts=False)  # an old page: whole frames
+    await plain.connect()
+    for _ in range(4):
+        assert await driver.step()
+    version = driver.persons[0].phone.frames[-1].version
+    await plain.until_version(version)
+    kept = [f for f in driver.persons[0].phone.frames if f.maybe_version == version][-1]
+    whole_frame = [f for f in plain.frames if f.maybe_version == version][-1]
+    assert all("<x-" not in f.text for f in plain.frames)
+    assert kept.sent < len(kept.text.encode())  # parts that did not change were not sent
+    assert whole_frame.sent == len(whole_frame.text.encode())
+    same = re.compile(r"[0-9a-f]{32}|data-remaining=\"[\d.]+\"|\"remaining\":[\d.]+"
+                      r"|data-countdown-secs>\d+")
+    assert same.sub("", kept.text) == same.sub("", whole_frame.text)
+    await plain.close()
+    await driver.close()

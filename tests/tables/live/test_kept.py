@@ -10,28 +10,8 @@ from tables.cache import Snapshot
 from tables.live.frames import FrameOptions, render_frame
 from tables.live.kept import KeptParts, wants_parts
 from tables.live.perspective import PassState, perspective
+from tests.tables.helpers import whole
 from tests.tables.live.test_frames import _same, played
-
-_PART = re.compile(r'<x-p n="([\w-]+)">([\s\S]*?)</x-p>|<x-k n="([\w-]+)"></x-k>')
-
-
-def whole(text: str, kept: dict[str, str]) -> str | None:
-    """What live.js's ``whole`` does, in Python: None when a part is missing."""
-    missing = False
-
-    def put(match: re.Match[str]) -> str:
-        nonlocal missing
-        name, body, same = match.groups()
-        if name:
-            kept[name] = body
-            return body
-        if same not in kept:
-            missing = True
-            return ""
-        return kept[same]
-
-    out = _PART.sub(put, text)
-    return None if missing else out
 
 
 def _frame(snapshot: Snapshot, mine: list[int], kept: KeptParts | None) -> str:

@@ -19,7 +19,7 @@ from autobahn.websocket.compress import (
 
 from config import compression
 from tests.helpers.servers import DEFLATE_TAIL, RawSocket, Server, new_table, sqlite_server
-from tests.tables.live.test_kept import whole
+from tests.tables.helpers import whole
 
 
 def table_data(text: str) -> dict[str, object]:
