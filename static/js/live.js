@@ -3,8 +3,7 @@
 
    - Frames from the server are HTML elements swapped in by id (hx-swap-oob, see
      tables/live/consumer.py), through htmx's own swap so htmx:load fires for what arrives.
-     The socket keeps parts (?parts=1): a part of the frame that did not change since this
-     socket last sent it comes as a marker, and is put back before anything sees the frame.
+     Kept parts (?parts=1, tables/live/kept.py): see whole().
    - Forms marked ws-send are sent as JSON objects of their fields. Nothing is ever queued:
      while the socket is down the page's buttons are disabled and a tap says "Not connected:
      reconnecting…". An action sent is remembered until a frame or a notice answers it; if the
@@ -173,17 +172,14 @@
         send({ type: "sync", action_id: pending.id, version: pending.version, seat: pending.seat });
       }
     };
-    var kept = {};  // this socket's parts, by name (see whole())
+    var kept = Object.create(null);
     ws.onmessage = function (event) {
       if (ws !== socket) return;
       heard();
       if (event.data === "pong") return;
       var html = whole(String(event.data), kept);
-      if (html === null) {  // a part this page does not hold: a new socket sends it all
-        connect();
-        return;
-      }
-      receive(html);
+      if (html === null) connect();  // a new socket sends every part
+      else receive(html);
     };
     ws.onclose = function (event) {
       if (ws !== socket) return;
@@ -196,20 +192,15 @@
     };
   }
 
-  /* A frame as the server sends it to a socket that keeps parts (tables/live/kept.py): each
-     part the page does not hold yet comes as <x-p n="NAME">TEXT</x-p> and is kept, each it
-     holds as <x-k n="NAME"></x-k>. The whole frame's text, or null when a part is missing. */
+  /* The frame made whole: <x-p n=NAME>TEXT</x-p> is kept, <x-k n=NAME> is what was kept
+     (null: not kept). */
   var PART = /<x-p n="([\w-]+)">([\s\S]*?)<\/x-p>|<x-k n="([\w-]+)"><\/x-k>/g;
   function whole(text, kept) {
-    if (text.indexOf("<x-") === -1) return text;
     var missing = false;
     var html = text.replace(PART, function (all, name, body, same) {
-      if (name) {
-        kept[name] = body;
-        return body;
-      }
-      if (!Object.prototype.hasOwnProperty.call(kept, same)) missing = true;
-      return missing ? "" : kept[same];
+      if (name) return (kept[name] = body);
+      if (!(same in kept)) missing = true;
+      return kept[same] || "";
     });
     return missing ? null : html;
   }
@@ -465,7 +456,6 @@
     reconnect: function () { tries = 0; connect(); },
     delayFor: delayFor,  /* for tests: the back-off's policy */
     connectWait: connectWait,  /* for tests: how long a try is given */
-    whole: whole,  /* for tests: a frame of kept parts made whole */
   };
 
   function start() {
