@@ -24,10 +24,9 @@ import zlib
 from benchmarks.bench_frames import CONNECTIONS, played_versions
 from tables.live import frames, perspective
 from tables.live.frames import FrameOptions
-from tables.live.kept import KeptParts
+from tables.live.kept import KeptParts, whole
 from tables.live.perspective import PassState
 
-_PART = re.compile(r'<x-p n="([\w-]+)">([\s\S]*?)</x-p>|<x-k n="([\w-]+)"></x-k>')
 _IDS = re.compile(r"[0-9a-f]{32}")
 _CLOCK = re.compile(r'(data-countdown-secs>)\d+|(data-remaining="|"remaining":)[\d.]+')
 
@@ -37,17 +36,6 @@ def _same(text: str) -> str:
     return _CLOCK.sub(lambda m: (m.group(1) or m.group(2)) + "S", _IDS.sub("ID", text))
 
 SETTINGS = [(15, 8), (14, 4), (13, 4), (12, 4), (12, 3), (11, 4)]
-
-
-def whole(text: str, held: dict[str, str]) -> str:
-    def put(match: re.Match[str]) -> str:
-        name, body, same = match.groups()
-        if name:
-            held[name] = body
-            return body
-        return held[same]
-
-    return _PART.sub(put, text)
 
 
 def messages(hands: int, seed: int) -> tuple[list[list[str]], list[list[str]]]:
@@ -63,6 +51,7 @@ def messages(hands: int, seed: int) -> tuple[list[list[str]], list[list[str]]]:
             plain = str(frames.render_frame(snap, persp, options))
             sent = str(frames.render_frame(snap, persp, options, kept[i]))
             made = whole(sent, held[i])
+            assert made is not None, "a marker for a part not kept"
             assert _same(made) == _same(plain), "a frame made whole differs"
             full[i].append(plain)
             parts[i].append(sent)

@@ -21,6 +21,8 @@ Each breach names its invariant, the table, the hand and the version. The invari
   bound holds for the last fault; the slowest of all is reported); after a ``redis_failover``
   (whose end is the Sentinel's promotion) within 3 s, every time;
 - ``hole_cards``: no frame shows a card of another player's hand before that hand was shown;
+- ``parts``: every frame sent as kept parts (``tables.live.kept``; the clients keep them as
+  static/js/live.js does) is made whole from the parts sent before it on its socket;
 - ``http``: no 5xx (nor no answer) outside the fault windows; inside them any 5xx is the app's
   own error page, and /healthz says 503 while PostgreSQL or Redis is away.
 
@@ -40,7 +42,7 @@ from typing import Any
 
 from benchmarks.chaos.check_actions import check_actions, fill_places, version_map
 from benchmarks.chaos.check_timing import check_convergence, check_deadlines, check_http
-from benchmarks.chaos.evidence import Database, Replayed, Report, replay_steps
+from benchmarks.chaos.evidence import Breach, Database, Replayed, Report, replay_steps
 from engine.blinds import STARTING_STACK
 from engine.events import SHOW
 from engine.history import HistoryError
@@ -62,6 +64,10 @@ def check(events: list[dict[str, Any]], db: Database) -> Report:
     check_convergence(events, faults, report)
     check_hole_cards(frames_by_table, replays, report)
     check_http(events, faults, report)
+    for e in events:
+        if e["e"] == "unmade":
+            report.breaches.append(Breach("parts", e["table"], None, None,
+                                          f"{e['player']}: a part not kept: {e['text']}"))
     fill_places(report, at_version)
     sent = [e for e in events if e["e"] == "sent" and e["kind"] != "sync"]
     kinds: dict[str, int] = defaultdict(int)

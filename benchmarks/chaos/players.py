@@ -28,6 +28,7 @@ import websockets
 
 from benchmarks.chaos.record import Recorder
 from benchmarks.load.loadgen import choose
+from tables.live.kept import whole
 
 DATA_MARK = '<script id="table-data"'
 _NOTICE = re.compile(r'id="table-notice"[^>]*data-code="([a-z_]+)"')
@@ -108,8 +109,13 @@ class Player:
                     failures = 0
                     self.record("conn", state="open")
                     await self.after_reconnect()
+                    kept: dict[str, str] = {}  # this socket's parts (tables.live.kept)
                     async for message in ws:
-                        await self.on_message(str(message))
+                        text = whole(str(message), kept)
+                        if text is None:  # a marker for a part never sent on this socket
+                            self.record("unmade", text=str(message)[:200])
+                            break
+                        await self.on_message(text)
             except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
                 failures += 1
             finally:

@@ -88,7 +88,8 @@ async def play(stack: Stack, tables: list[dict[str, Any]], args: argparse.Namesp
             name = f"t{table['id']}s{person['position']}"
             players.append(Player(
                 recorder, name, table["id"], table["code"], person["position"],
-                person["session"], f"wss://localhost:{stack.https}/ws/t/{table['code']}/", base,
+                person["session"],
+                f"wss://localhost:{stack.https}/ws/t/{table['code']}/?parts=1", base,
                 context, random.Random(f"{args.seed}-{name}"),
             ))
     prober = Prober(recorder, base, context,

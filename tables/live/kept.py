@@ -21,6 +21,7 @@ next is what its window must hold, not the whole frame.
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs
 
 from tables.live.screens import Parts
@@ -70,3 +71,28 @@ class KeptParts:
                 held[name] = digest
                 out += [opening, text, "</x-p>"]
         return "".join(out)
+
+
+_PART = re.compile(r'<x-p n="([\w-]+)">([\s\S]*?)</x-p>|<x-k n="([\w-]+)"></x-k>')
+
+
+def whole(text: str, kept: dict[str, str]) -> str | None:
+    """A frame sent as kept parts made whole, as static/js/live.js's ``whole`` makes it (for
+    clients in Python: the tests' phones, the benchmarks'): each part sent is kept in ``kept``
+    under its name, each marker replaced by the part kept; None when a marker names a part
+    not kept."""
+    missing = False
+
+    def put(match: re.Match[str]) -> str:
+        nonlocal missing
+        name, body, same = match.groups()
+        if name:
+            kept[name] = body
+            return body
+        if same not in kept:
+            missing = True
+            return ""
+        return kept[same]
+
+    out = _PART.sub(put, text)
+    return None if missing else out

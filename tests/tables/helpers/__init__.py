@@ -27,6 +27,7 @@ from engine.game import Game
 from engine.history import replay
 from tables import cache, claims
 from tables.cache import versions
+from tables.live.kept import whole
 from tables.models import Hand, Table
 from tables.write import lobby
 
@@ -50,30 +51,6 @@ def phone_of(session: SessionStore | str | None) -> Client:
     client = Client()
     client.cookies[settings.SESSION_COOKIE_NAME] = key
     return client
-
-
-_PART = re.compile(r'<x-p n="([\w-]+)">([\s\S]*?)</x-p>|<x-k n="([\w-]+)"></x-k>')
-
-
-def whole(text: str, kept: dict[str, str]) -> str | None:
-    """A frame sent as kept parts (tables.live.kept) made whole, as static/js/live.js's
-    ``whole`` makes it: each part sent is kept under its name, each marker replaced by the
-    part kept; None when a marker names a part not kept."""
-    missing = False
-
-    def put(match: re.Match[str]) -> str:
-        nonlocal missing
-        name, body, same = match.groups()
-        if name:
-            kept[name] = body
-            return body
-        if same not in kept:
-            missing = True
-            return ""
-        return kept[same]
-
-    out = _PART.sub(put, text)
-    return None if missing else out
 
 
 @dataclass

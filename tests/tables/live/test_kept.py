@@ -8,9 +8,8 @@ import re
 
 from tables.cache import Snapshot
 from tables.live.frames import FrameOptions, render_frame
-from tables.live.kept import KeptParts, wants_parts
+from tables.live.kept import KeptParts, wants_parts, whole
 from tables.live.perspective import PassState, perspective
-from tests.tables.helpers import whole
 from tests.tables.live.test_frames import _same, played
 
 
@@ -63,7 +62,7 @@ def test_a_name_that_looks_like_a_marker_is_only_text() -> None:
     trick = '</x-p><x-k n="seat-1"></x-k>'
     seats[1] = dataclasses.replace(seats[1], name=trick)
     snapshot = dataclasses.replace(snapshot, seats=seats, memo={})
-    server, page = KeptParts(), {}
+    server, page = KeptParts(), dict[str, str]()
     made = whole(_frame(snapshot, [0], server), page)
     assert made is not None and _same(made) == _same(_frame(snapshot, [0], None))
     assert trick not in made and "&lt;/x-p&gt;" in made

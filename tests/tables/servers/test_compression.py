@@ -18,8 +18,8 @@ from autobahn.websocket.compress import (
 )
 
 from config import compression
+from tables.live.kept import whole
 from tests.helpers.servers import DEFLATE_TAIL, RawSocket, Server, new_table, sqlite_server
-from tests.tables.helpers import whole
 
 
 def table_data(text: str) -> dict[str, object]:
