@@ -35,16 +35,12 @@ def wants_parts(query_string: bytes | None) -> bool:
     return (query.get(PARAM) or [""])[0] == "1"
 
 
-_OPEN: dict[str, str] = {}
-_SAME: dict[str, str] = {}
+_MARKERS: dict[str, tuple[str, str]] = {}  # a name's opening marker and its "same" marker
 
 
 def _markers(name: str) -> tuple[str, str]:
-    opening = _OPEN.get(name)
-    if opening is None:
-        opening = _OPEN[name] = f'<x-p n="{name}">'
-        _SAME[name] = f'<x-k n="{name}"></x-k>'
-    return opening, _SAME[name]
+    pair = _MARKERS[name] = (f'<x-p n="{name}">', f'<x-k n="{name}"></x-k>')
+    return pair
 
 
 class KeptParts:
@@ -63,7 +59,7 @@ class KeptParts:
             if not name:
                 out.append(text)
                 continue
-            opening, same = _markers(name)
+            opening, same = _MARKERS.get(name) or _markers(name)
             digest = hash(text)
             if held.get(name) == digest:
                 out.append(same)
