@@ -13,7 +13,10 @@ acts (check or call mostly, sometimes a fold or a minimum bet or raise). What is
 
 The lively mode thinks ``think`` seconds (a range) before each action; the saturation mode
 (``think=(0, 0)``) acts at once, so the server is the only brake. Only loopback addresses are
-accepted; at most 1,000 players and 10 minutes per run.
+accepted; at most 3,000 players (``manage.py loadtest_tables`` makes at most 500 tables of six a
+call) and 10 minutes per run. One process drives every socket: at a human pace it spends about
+5% of a core per 1,000 players (unit_costs' "load generator" CPU seconds), so 2,000 players
+leave the servers their cores.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from urllib.parse import urlparse
 
 import websockets
 
-MAX_PLAYERS = 1000
+MAX_PLAYERS = 3000
 MAX_SECONDS = 600.0
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 DATA_MARK = '<script id="table-data"'
@@ -58,7 +61,10 @@ class LoadConfig:
     grace: float = 3.0  # after the window, how long actions sent in it may take to arrive
     connect_batch: int = 50
     seed: int = 1
-    on_window: Callable[[], None] | None = None  # called when the window opens and closes
+    # Called when the window opens and closes, in a thread: the players' frames keep being
+    # read while it samples the servers (a frozen loop would add its time to the latency of
+    # the actions in flight).
+    on_window: Callable[[], None] | None = None
     compression: bool = False  # offer permessage-deflate, as every browser does
     # Table talk (issue 17): one chat line per table every this many seconds, said by each
     # player in turn (0: none). Chat frames are counted apart; they carry no table version.
@@ -83,6 +89,9 @@ class Result:
     chat_sent: int = 0  # chat lines sent in the window
     chat_frames: int = 0  # chat frames received in the window (all sockets)
     machine_cpu: float = float("nan")  # the whole machine, during the window (set by callers)
+    # How late this process's event loop woke a 10 ms timer in the window, seconds: the load
+    # generator's own share of every latency (it reads every socket in one process).
+    loop_late: list[float] = field(default_factory=list)
 
     @property
     def actions_per_s(self) -> float:
@@ -157,6 +166,7 @@ class Run:
         self.playing = False
         self.chat_sent = 0
         self.chat_frames = 0
+        self.loop_late: list[float] = []
 
     def in_window(self, moment: float) -> bool:
         return self.window_start <= moment < self.window_end
@@ -279,6 +289,25 @@ async def chatter(run: Run, table: Table, every: float) -> None:
         await asyncio.sleep(every)
 
 
+async def watch_loop(run: Run, every: float = 0.01) -> None:
+    """How late the event loop wakes a timer, in the window: if it is busy (or starved of a
+    core), a frame waits there before it is read, and the action's latency grows with it."""
+    while True:
+        before = time.perf_counter()
+        await asyncio.sleep(every)
+        now = time.perf_counter()
+        if run.in_window(now):
+            run.loop_late.append(now - before - every)
+
+
+def late_ms(late: list[float], q: float) -> float:
+    """Nearest-rank percentile of the loop's lateness, milliseconds (0 without samples)."""
+    if not late:
+        return 0.0
+    ordered = sorted(late)
+    return ordered[max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))] * 1000
+
+
 def choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A lively but mostly passive player: hands reach showdown, games rarely end early."""
     roll = rng.random()
@@ -305,16 +334,28 @@ def check_config(config: LoadConfig) -> None:
             raise ValueError(f"loopback ws:// addresses only, not {spec.url!r}")
 
 
-def _raise_file_limit(wanted: int) -> None:
+def raise_file_limit(wanted: int) -> int:
+    """Raise this process's soft limit of open files to its hard limit (processes started
+    afterwards, the servers, inherit it); the soft limit now. Raises ``SystemExit`` if even the
+    hard limit is under ``wanted``: a socket over the limit is refused by ``accept`` on the
+    server or by ``connect`` here, which would be counted as a disconnect, not explained."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = max(soft, wanted) if hard == resource.RLIM_INFINITY else hard
+    if soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        soft = target
     if soft < wanted:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(wanted, soft)), hard))
+        raise SystemExit(
+            f"{wanted} open files are needed and the hard limit is {hard}: raise it "
+            "(ulimit -Hn, or LimitNOFILE for a service) and run again"
+        )
+    return soft
 
 
 async def run_load(config: LoadConfig, log: Any = None) -> Result:
     """Connect every player, play ``warmup`` then ``duration`` seconds, and measure the window."""
     check_config(config)
-    _raise_file_limit(len(config.players) + 256)
+    raise_file_limit(len(config.players) + 256)
     run = Run(config)
     say = log or (lambda text: None)
     tasks: list[asyncio.Task[None]] = []
@@ -333,18 +374,22 @@ async def run_load(config: LoadConfig, log: Any = None) -> Result:
     if config.chat_every > 0:
         for table in run.tables.values():
             tasks.append(asyncio.create_task(chatter(run, table, config.chat_every)))
+    tasks.append(asyncio.create_task(watch_loop(run)))
     await asyncio.sleep(config.warmup)
     if config.on_window:
-        config.on_window()
+        await asyncio.to_thread(config.on_window)
     cpu_before = _cpu()
     run.window_start = time.perf_counter()
     run.window_end = run.window_start + config.duration
     await asyncio.sleep(config.duration)
     cpu_after = _cpu()
     if config.on_window:
-        config.on_window()
+        await asyncio.to_thread(config.on_window)
     await asyncio.sleep(config.grace)
     run.playing = False
+    say(f"  the load generator's loop woke a 10 ms timer late by p50/p99/max "
+        f"{late_ms(run.loop_late, 50):.1f}/{late_ms(run.loop_late, 99):.1f}/"
+        f"{late_ms(run.loop_late, 100):.1f} ms in the window (part of every latency)")
     unfinished = sum(1 for t in run.tables.values() for p in t.pending if p.counted)
     for player in run.players:
         if player.ws is not None:
@@ -369,6 +414,7 @@ async def run_load(config: LoadConfig, log: Any = None) -> Result:
         cpu_seconds=cpu_after - cpu_before,
         chat_sent=run.chat_sent,
         chat_frames=run.chat_frames,
+        loop_late=run.loop_late,
     )
 
 

@@ -23,7 +23,7 @@ pause instead of the server; the relay has no such pause. Configurations:
   starts N servers of the benchmark's own instead.
 
 Players sit six to a table (a last, smaller table takes the rest). Everything listens on
-127.0.0.1 only; at most 1,000 players and 10 minutes per phase. Logs and the report are saved
+127.0.0.1 only; at most 3,000 players and 10 minutes per phase. Logs and the report are saved
 under benchmarks/out/load/. The servers and CPU readings are ``benchmarks.load.processes``; the
 report is ``benchmarks.load.load_report``.
 """
@@ -45,7 +45,14 @@ from typing import Any
 from urllib.parse import urlparse
 
 from benchmarks.load.load_report import Phase, python_speed, report, row
-from benchmarks.load.loadgen import MAX_PLAYERS, LoadConfig, PlayerSpec, Result, run_load
+from benchmarks.load.loadgen import (
+    MAX_PLAYERS,
+    LoadConfig,
+    PlayerSpec,
+    Result,
+    raise_file_limit,
+    run_load,
+)
 from benchmarks.load.processes import OUT, ROOT, Server, machine_busy, named_cpu, servers
 
 PER_TABLE = 6
@@ -336,6 +343,7 @@ def main() -> None:
     if not 0 < args.duration + args.warmup <= 590:
         raise SystemExit("--duration + --warmup: at most 590 s per phase")
     OUT.mkdir(parents=True, exist_ok=True)
+    raise_file_limit(max(args.players) + 256)  # before the servers start: they inherit it
     args.load_at_start = " ".join(Path("/proc/loadavg").read_text().split()[:3])
     args.speed_at_start = python_speed()
     with contextlib.ExitStack() as stack:
