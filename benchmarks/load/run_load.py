@@ -179,7 +179,8 @@ def app_players(
             port = pick_port(ports, index, number, affinity)
             specs.append(
                 PlayerSpec(
-                    f"ws://127.0.0.1:{port}/ws/t/{table['code']}/", str(table["id"]),
+                    # as live.js asks: the page keeps the frame's parts (tables.live.kept)
+                    f"ws://127.0.0.1:{port}/ws/t/{table['code']}/?parts=1", str(table["id"]),
                     player["session"],
                 )
             )
