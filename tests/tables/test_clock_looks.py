@@ -119,8 +119,8 @@ def _computer_turn() -> Table:
         assert row.next_deadline is not None
         clock.tick(row.next_deadline + timedelta(seconds=1))  # the person times out
     assert row.deadline_kind == Table.Deadline.BOT and row.next_deadline is not None
-    held = cache.newest(row.id)
-    assert held is not None and held.version == row.version  # written here, so held here
+    held = cache.load_snapshot(row.id)  # as a connection here draws it (if not written here)
+    assert held is not None and held.version == row.version
     return row
 
 
@@ -218,3 +218,35 @@ async def test_the_looks_still_space_out_while_the_due_deadlines_are_held_here(
     assert loop_time.fired and loop_time.fired[0].held  # fired from what is held
     assert loop_time.fired[0].at == due
     assert loop_time.in_database == [0.0, 1.0, 3.0, 7.0, 15.0, 23.0, 31.0, 39.0]
+
+
+def test_a_look_fires_at_once_a_deadline_held_here_paused_and_resumed_by_hand(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """Not left a second to another process: every process holding that version holds it
+    paused, so no held tick fires it."""
+    row = _computer_turn()
+    Table.objects.filter(pk=row.id).update(paused=True)
+    assert cache.load_snapshot(row.id, check_cache=False) is not None  # held here paused
+    assert cache.holds_paused()
+    now = timezone.now()
+    Table.objects.filter(pk=row.id).update(paused=False, next_deadline=now)  # by hand
+    with django_capture_on_commit_callbacks(execute=True):
+        ticked = clock._tick(now + timedelta(seconds=0.3), settle=SETTLE)
+    assert (ticked.fired, ticked.found, ticked.elsewhere, ticked.left) == (1, 1, 1, None)
+    assert Table.objects.get(pk=row.id).version == row.version + 1
+    assert not cache.holds_paused()  # the new version, written here, is held as it is
+
+
+def test_a_look_leaves_a_just_due_deadline_to_the_process_that_wrote_it_and_says_for_how_long(
+) -> None:
+    row = _computer_turn()
+    now = timezone.now()
+    # Another process wrote a new version (this one holds the one before).
+    Table.objects.filter(pk=row.id).update(version=row.version + 1, next_deadline=now)
+    ticked = clock._tick(now + timedelta(seconds=0.25), settle=SETTLE)
+    assert (ticked.fired, ticked.found, ticked.elsewhere, ticked.left) == (0, 1, 0, 0.75)
+    looks = clock.Looks(POLL, MOST, PAUSE, gap=4.0, looked=100.0)
+    looks.done(100.0, ticked)
+    assert looks.gap == MOST  # still spaced out
+    assert not looks.due(100.5) and looks.due(100.75)  # but back for that deadline
