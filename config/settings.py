@@ -336,8 +336,8 @@ TABLES_CLOCK_POLL = envfloat("TABLES_CLOCK_POLL", "1.0", 0.01, 60)
 # While the database's answers hold no due deadline this process does not hold, its looks may
 # grow apart up to this many seconds (each look is a transaction; tables.clock.next_look); a
 # look that left a just-due deadline to another process, and a paused table held here, bring
-# the next one within TABLES_CLOCK_POLL (tables.clock.Looks). The same as TABLES_CLOCK_POLL:
-# a look every second, every due deadline taken at once.
+# the next one within TABLES_CLOCK_POLL (tables.clock.Looks). Set to TABLES_CLOCK_POLL for a
+# look every second that takes every due deadline at once.
 TABLES_CLOCK_POLL_MAX = envfloat("TABLES_CLOCK_POLL_MAX", "8.0", 0.01, 60)
 # P2: computer players think for a human-looking moment; presentation only.
 TABLES_BOT_PAUSE = envrange("TABLES_BOT_PAUSE", "0.8,2.5", 30)

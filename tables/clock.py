@@ -66,11 +66,10 @@ def _tick(now: datetime | None = None, *, held: bool = False, settle: float = 0.
     """``settle``: the database's answer leaves out the deadlines that came due less than this
     many seconds ago and that this process does not hold: the process holding the table fires
     those at its next tick (taking them from it would cost a read, and often a wait on its
-    lock); ``Ticked.left`` says when the soonest of them is no longer left out. Not one at a
-    table this process holds at that version or a later one but not as due (resumed in the
-    database by hand, without a new version: every process holding it holds it paused), nor
-    one of a version held here that was found behind and is not: no process's held tick
-    fires those."""
+    lock); ``Ticked.left`` says when the soonest of them is no longer left out. It leaves out
+    none at a table this process holds at that version or a later one though not as due
+    (resumed in the database by hand, without a new version: every process holding it holds it
+    paused; or a version held here found behind that is not): no held tick fires those."""
     now = now or timezone.now()
     codes: dict[int, str] = {}
     if held:
