@@ -10,13 +10,15 @@ server ran are simply due and fire at the first tick after start-up. The loop fi
 deadlines of the tables its process holds without a query, and asks the database (a
 transaction: a commit of its own) for the others once a second while it finds some, less often
 (at most every ``TABLES_CLOCK_POLL_MAX`` seconds) while every due deadline it finds there is one
-held here anyway (``run_forever``).
+held here or just due at a table another process holds, and no table held here is paused
+(``run_forever``, ``Looks``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -54,31 +56,53 @@ class Ticked:
     fired: int
     found: int = 0
     elsewhere: int = 0
+    # Seconds until the soonest due deadline the look left to the process holding its table
+    # is no longer left out (None: it left none): the next look comes by then, in case that
+    # process did not fire it.
+    left: float | None = None
 
 
 def _tick(now: datetime | None = None, *, held: bool = False, settle: float = 0.0) -> Ticked:
     """``settle``: the database's answer leaves out the deadlines that came due less than this
     many seconds ago and that this process does not hold: the process holding the table fires
     those at its next tick (taking them from it would cost a read, and often a wait on its
-    lock)."""
+    lock); ``Ticked.left`` says when the soonest of them is no longer left out. It leaves out
+    none at a table this process holds at that version or a later one though not as due
+    (resumed in the database by hand, without a new version: every process holding it holds it
+    paused; or a version held here found behind that is not): no held tick fires those."""
     now = now or timezone.now()
     codes: dict[int, str] = {}
     if held:
-        due = _held_due(now, codes)
-        return _fire_all(due, now, held, codes, found=len(due), elsewhere=0)
+        mine = _held_due(now, codes)
+        return _fire_all(mine, now, held, codes, found=len(mine), elsewhere=0)
     held_due = set(_held_due(now))
-    rows = list(Table.objects.due(now).values_list("id", "version", "next_deadline")[:BATCH])
-    due = [
-        (table_id, version) for table_id, version, at in rows
-        if (table_id, version) in held_due or at is None
-        or (now - at).total_seconds() >= settle
-    ]
-    return _fire_all(due, now, held, codes, found=len(rows), elsewhere=len(set(due) - held_due))
+    rows = Table.objects.due(now).values_list("id", "version", "code", "next_deadline")
+    due: list[tuple[int, int]] = []
+    waits: list[float] = []
+    for table_id, version, code, at in rows[:BATCH]:
+        wait = 0.0 if at is None else settle - (now - at).total_seconds()
+        if (table_id, version) in held_due or wait <= 0 or _held_not_due(table_id, version, code):
+            due.append((table_id, version))
+        else:
+            waits.append(wait)
+    return _fire_all(
+        due, now, held, codes, found=len(due) + len(waits), elsewhere=len(set(due) - held_due),
+        left=min(waits, default=None),
+    )
+
+
+def _held_not_due(table_id: int, version: int, code: str) -> bool:
+    """Whether this process holds the table at ``version`` or later, though not as due then:
+    its held copy is paused while the database's row was resumed by hand (the same version),
+    or its held version was found behind and is not, or the database lost a version (a
+    failover). No held tick fires that deadline, in this process or, most likely, any other."""
+    held = cache.newest(table_id)
+    return held is not None and held.code == code and held.version >= version
 
 
 def _fire_all(
     due: list[tuple[int, int]], now: datetime, held: bool, codes: dict[int, str], *,
-    found: int, elsewhere: int,
+    found: int, elsewhere: int, left: float | None = None,
 ) -> Ticked:
     fired = 0
     for table_id, version in due:
@@ -98,7 +122,7 @@ def _fire_all(
             Table.objects.filter(pk=table_id, version=version).update(
                 next_deadline=timezone.now() + timedelta(seconds=5)
             )
-    return Ticked(fired, found, elsewhere)
+    return Ticked(fired, found, elsewhere, left)
 
 
 def next_look(gap: float, ticked: Ticked, poll: float, most: float) -> float:
@@ -113,6 +137,39 @@ def next_look(gap: float, ticked: Ticked, poll: float, most: float) -> float:
     if ticked.elsewhere:
         return poll
     return min(most, max(poll, 2 * gap))
+
+
+@dataclass
+class Looks:
+    """When the clock's loop asks the database next (``run_forever``): ``gap`` seconds after
+    its last look (``next_look``), sooner when that look left a due deadline to the process
+    holding its table (by the time it is no longer left out: nobody may have fired it), and
+    within ``poll`` of the last look while this process holds a paused table (resumed in the
+    database by hand, without a new version, its deadline is held as due by no process).
+    Times are ``time.monotonic()``'s."""
+
+    poll: float
+    most: float
+    pause: float
+    gap: float = 0.0
+    looked: float = -math.inf
+    soon: float = math.inf
+
+    def due(self, at: float) -> bool:
+        """Whether the loop's tick at ``at`` asks the database."""
+        if at >= min(self.looked + self.gap, self.soon):
+            return True
+        return at - self.looked >= self.poll and cache.holds_paused()
+
+    def done(self, at: float, ticked: Ticked) -> None:
+        """The tick at ``at`` asked the database and got ``ticked``."""
+        self.gap, self.looked = next_look(self.gap, ticked, self.poll, self.most), at
+        self.soon = math.inf if ticked.left is None else at + max(self.pause, ticked.left)
+
+    def written_elsewhere(self) -> None:
+        """A held version was found behind the database: the next look comes within ``poll``
+        of the last."""
+        self.gap = min(self.gap, self.poll)
 
 
 # The held versions (table id, version, code) found behind the database when their deadline
@@ -201,8 +258,11 @@ async def run_forever(
     late, and the table's next ones on time (it is held here once fired). A deadline that came
     due less than a second ago at a table this process does not hold is left out of the
     answer: the process holding the table fires it at its own next tick (``_tick``'s
-    ``settle``). ``poll``, ``most``: ask the database that often instead (a clock of its own,
-    which holds few tables, asks at every tick and takes every due deadline at once)."""
+    ``settle``), and the next look comes by the time it is no longer left out, in case that
+    process did not. While this process holds a paused table, the looks stay ``poll`` apart:
+    resumed in the database by hand, its deadline is held as due by no process (``Looks``).
+    ``poll``, ``most``: ask the database that often instead (a clock of its own, which holds
+    few tables, asks at every tick and takes every due deadline at once)."""
     global _written_elsewhere
     pause = interval if interval is not None else settings.TABLES_CLOCK_INTERVAL
     poll = max(pause, poll if poll is not None else settings.TABLES_CLOCK_POLL)
@@ -211,14 +271,13 @@ async def run_forever(
              pause, poll, most)
     # A deadline due at a table another process holds is left to that process for a moment.
     settle = 0.0 if most <= poll else max(1.0, 4 * pause)
-    gap = 0.0  # seconds between the last look in the database and the next
-    looked = -most
+    looks = Looks(poll, most, pause)
     while True:
         started = time.monotonic()
         if _written_elsewhere:
             _written_elsewhere = False
-            gap = min(gap, poll)
-        held = started - looked < gap
+            looks.written_elsewhere()
+        held = not looks.due(started)
         try:
             if held and not _held_due(timezone.now()):
                 fired = 0
@@ -226,7 +285,7 @@ async def run_forever(
                 ticked = await write_then_notify(_tick, held=held, settle=settle)
                 fired = ticked.fired
                 if not held:
-                    gap, looked = next_look(gap, ticked, poll, most), started
+                    looks.done(started, ticked)
         except Exception:
             log.exception("clock tick failed")
             fired = 0

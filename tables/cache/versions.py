@@ -294,6 +294,19 @@ def due_held(now: datetime) -> list[tuple[int, int, str]]:
     return [(table_id, version, code) for _, table_id, version, code in sorted(due)]
 
 
+def holds_paused() -> bool:
+    """Whether the newest version held here of a playing table is paused, without a query. An
+    operator may resume such a table in the database by hand, without a new version: no
+    process holds its deadline as due then, and only the clock's look in the database finds
+    it (``tables.clock.Looks``)."""
+    with _snapshot_lock:
+        return any(
+            held.paused and held.status == Table.Status.PLAYING
+            for held in (_snapshots.get(kept[-1]) for kept in _versions_kept.values() if kept)
+            if held is not None
+        )
+
+
 def table_at(table_id: int, version: int) -> Table | None:
     """The table's row at ``version``: from the version held here (no query), else read; None
     when the table is gone or is not at that version. A held row may be behind the database:
