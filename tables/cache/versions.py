@@ -386,6 +386,14 @@ def _keep(snapshot: Snapshot) -> Snapshot:
             kept.sort(key=lambda k: k[3])
         while len(kept) > _VERSIONS_PER_TABLE:
             _snapshots.pop(kept.pop(0), None)
+        # What every connection was shown at the versions before the newest is drawn no more
+        # (a connection told of one draws the newest): their memo goes now, not a version
+        # later. A connection still drawing one (it loaded it just before) works its parts
+        # out again, alike.
+        for older in kept[:-1]:
+            held = _snapshots.get(older)
+            if held is not None and held.memo:
+                held.memo.clear()
         while len(_snapshots) > _SNAPSHOTS_KEPT:
             old = _snapshots.popitem(last=False)[0]
             rest = [k for k in _versions_kept.get(old[0], []) if k != old]
