@@ -76,7 +76,13 @@ def held() -> dict[str, Any]:
     # A version itself: its row, seats and engine state (the memo is measured apart).
     memos = [s.memo for s in snapshots]
     sizer.mark(*memos)
-    out["version: row, seats, game"] = {
+    out["version: engine state (Game)"] = {
+        "entries": len(snapshots), "bytes": sizer.size(*[s.game for s in snapshots]),
+    }
+    out["version: table row (its state as a dict)"] = {
+        "entries": len(snapshots), "bytes": sizer.size(*[s.row for s in snapshots]),
+    }
+    out["version: seats, the rest"] = {
         "entries": len(snapshots), "bytes": sizer.size(*snapshots),
     }
     sizer.seen.difference_update(id(m) for m in memos)
@@ -109,9 +115,9 @@ def held() -> dict[str, Any]:
         "entries": len(cache), "bytes": sizer.size(*list(cache.values())),
     }
     out["kept drawings: dict"] = {"entries": 1, "bytes": sizer.size(cache)}
-    out["kept drawings cut at slots"] = {
-        "entries": len(fragments._split), "bytes": sizer.size(fragments._split),
-    }
+    split = getattr(fragments, "_split", None)  # the cut copies, kept apart before a461cce
+    if split is not None:
+        out["kept drawings cut at slots"] = {"entries": len(split), "bytes": sizer.size(split)}
     out["logs"] = {"entries": len(logs._logs), "bytes": sizer.size(logs._logs)}
     out["computer players' past hands"] = {
         "entries": len(hands._past), "bytes": sizer.size(hands._past),
