@@ -223,13 +223,16 @@ def log_of(snapshot: Snapshot, language: str | None = None) -> list[str]:
     names = tuple((p, s.name) for p, s in sorted(snapshot.seats.items()))
     # The deck tells this hand from any other (it never leaves the process).
     deal = bytes([card.id for card in hand.deck])
-    key = (snapshot.id, snapshot.created_at, game.hand_number, deal, language, names)
+    key = (snapshot.id, snapshot.created_at, language)  # one log a table and language...
+    this_hand = (game.hand_number, deal, names)  # ...of the hand it describes
 
     def read(log: Log) -> list[str]:
         log.add(visible_events(hand, None, log.count))
         return list(log.lines)
 
-    lines = cache.read_log(key, len(hand.events), lambda: Log(_namer(dict(names))), read)
+    lines = cache.read_log(
+        key, len(hand.events), lambda: Log(_namer(dict(names))), read, this_hand
+    )
     snapshot.memo[("log", language)] = lines
     return lines
 
