@@ -44,3 +44,26 @@ def test_the_memo_of_a_version_no_longer_the_newest_is_emptied() -> None:
         assert newest is not None and newest.version == 3
     finally:
         versions.forget_all()
+
+
+def test_a_version_let_go_is_freed_without_waiting_for_a_garbage_collection() -> None:
+    """The memo names its version (the shared context's table): a cycle. Emptied when the
+    version is let go, the version is freed at once, not at the next full collection."""
+    import gc
+    import weakref
+
+    versions.forget_all()
+    gc.disable()
+    try:
+        first = versions._keep(snapshot(1))
+        first.memo["context"] = {"table": first}
+        gone = weakref.ref(first)
+        del first
+        for version in (2, 3):
+            newer = versions._keep(snapshot(version))
+            newer.memo["context"] = {"table": newer}
+        del newer
+        assert gone() is None
+    finally:
+        gc.enable()
+        versions.forget_all()
