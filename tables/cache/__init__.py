@@ -29,8 +29,9 @@ What is kept, keyed by what, and when it goes:
   faster, so they stay.
 - **Computer players' memory** (``hands``: ``past_views``): the views of a game's finished
   hands, keyed by table, code and seat, grown by each hand finished since; 512, oldest first.
-- **Action logs** (``logs``: ``read_log``): a hand's log in words, keyed by table, hand, deal,
-  language and names, grown by the events since the last version; 1,024, oldest first.
+- **Action logs** (``logs``: ``read_log``): a hand's log in words, keyed by table and
+  language and kept for one hand (its number, deal and names: the next hand's replaces it),
+  grown by the events since the last version; 1,024, oldest first.
 """
 
 from __future__ import annotations

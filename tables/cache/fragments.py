@@ -38,9 +38,17 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
-KEPT = 8192  # fragments of a few hundred bytes to a few kilobytes: some megabytes at most
+# Fragments of a hundred bytes to a few kilobytes (a seat's about 900 with a 300-byte key),
+# the oldest dropped first once they hold KEPT_BYTES (their text and keys) or number KEPT:
+# a frame is drawn mostly from the drawings of its table's last versions. 50 tables playing
+# added about 800 in a minute (benchmarks/socket_memory.py --play 60): the count alone
+# would let them grow to 8,192, some 12 MB of a process, most never asked for again.
+KEPT = 8192
+KEPT_BYTES = 4 * 1024 * 1024
+_OVERHEAD = 200  # an entry's objects: its key's tuple and bytes, the text's header, the dict's
 
-_cache: OrderedDict[tuple[str, str, bytes], str] = OrderedDict()  # HTML, marked safe
+_cache: OrderedDict[tuple[str, str, bytes], str | tuple[str, ...]] = OrderedDict()  # HTML, safe
+_bytes = 0  # what ``_size`` says the kept entries hold
 _lock = threading.Lock()
 
 
@@ -98,13 +106,12 @@ def render_component(
     """``name`` rendered with ``params`` alone, from the cache when it was drawn before, with
     the values of ``fill`` written where ``params`` holds their ``slot``. ``language``: the
     active language, when the caller knows it already."""
-    html = _kept(name, params, language or get_language())
+    kept = _kept(name, params, language or get_language())
+    if type(kept) is str:  # no slot in it
+        return SafeString(kept)  # mark_safe for a plain str, minus its lazy-text wrapper
     if not fill:
-        return SafeString(html)  # mark_safe for a plain str, minus its lazy-text wrapper
-    pieces = _pieces(html)
-    if len(pieces) == 1:
-        return SafeString(html)
-    out = list(pieces)
+        return SafeString(_joined(kept))
+    out = list(kept)
     thousands = settings.USE_THOUSAND_SEPARATOR
     for at in range(1, len(out), 2):
         try:
@@ -138,8 +145,9 @@ def printed(value: Any, thousands: bool | None = None) -> str:
 _MARSHAL = 2
 
 
-def _kept(name: str, params: dict[str, Any], language: str) -> str:
-    """The component's HTML (safe, as a plain ``str``): the kept one, else drawn and kept."""
+def _kept(name: str, params: dict[str, Any], language: str) -> str | tuple[str, ...]:
+    """The component's HTML (safe, as a plain ``str``), or, when it holds slots, cut at them
+    (text, slot name, text, ..., text): the kept one, else drawn and kept."""
     # Bytes, not nested tuples: the garbage collector does not track bytes, and thousands of
     # cached keys would otherwise lengthen every full collection (a pause every phone at the
     # server waits through). marshal writes each type apart (True, 1 and 1.0 differ) and
@@ -151,42 +159,57 @@ def _kept(name: str, params: dict[str, Any], language: str) -> str:
         try:
             frozen = b"~" + marshal.dumps(_freeze(params), _MARSHAL)
         except _Unkeyable:
-            return str.__str__(get_template(name).render(params))
+            return _cut(str.__str__(get_template(name).render(params)))
     key = (name, language, frozen)
     with _lock:
         kept = _cache.get(key)
         if kept is not None:
             _cache.move_to_end(key)
             return kept
-    html = str.__str__(get_template(name).render(params))  # a plain string: not tracked
+    made = _cut(str.__str__(get_template(name).render(params)))  # plain strings: not tracked
+    size = _size(key, made)
+    global _bytes
     with _lock:
-        _cache[key] = html
-        while len(_cache) > KEPT:
-            _cache.popitem(last=False)
-    return html
+        old = _cache.get(key)
+        if old is not None:  # drawn meanwhile by another thread
+            _bytes -= _size(key, old)
+        _cache[key] = made
+        _bytes += size
+        while len(_cache) > KEPT or (_bytes > KEPT_BYTES and len(_cache) > 1):
+            gone, drawing = _cache.popitem(last=False)
+            _bytes -= _size(gone, drawing)
+    return made
 
 
-# A kept drawing with slots, cut at them once: text, slot name, text, ..., text. Keyed by the
-# drawing itself (the very string the cache holds, so its hash is worked out once).
-_split: dict[str, tuple[str, ...]] = {}
 _SLOT_PATTERN = re.compile(f"{re.escape(_SLOT_OPEN)}([^{_SLOT_CLOSE}]*){_SLOT_CLOSE}")
 
 
-def _pieces(html: str) -> tuple[str, ...]:
-    pieces = _split.get(html)
-    if pieces is None:
-        pieces = tuple(_SLOT_PATTERN.split(html))
-        with _lock:
-            if len(_split) >= KEPT:
-                _split.clear()
-            _split[html] = pieces
-    return pieces
+def _cut(html: str) -> str | tuple[str, ...]:
+    """A drawing as kept: as it is, or cut at its slots once (kept so, not twice)."""
+    if _SLOT_OPEN not in html:
+        return html
+    return tuple(_SLOT_PATTERN.split(html))
+
+
+def _joined(pieces: str | tuple[str, ...]) -> str:
+    """A kept drawing as drawn, its markers where the slots are (no values given)."""
+    if type(pieces) is str:
+        return pieces
+    return "".join(slot(part) if at % 2 else part for at, part in enumerate(pieces))
+
+
+def _size(key: tuple[str, str, bytes], kept: str | tuple[str, ...]) -> int:
+    """About what an entry holds: its text (UTF-8 bytes taken as characters: most is ASCII)
+    and its key's parameters, plus the objects' headers."""
+    text = len(kept) if type(kept) is str else sum(map(len, kept))
+    return text + len(key[2]) + _OVERHEAD
 
 
 def clear() -> None:
+    global _bytes
     with _lock:
         _cache.clear()
-        _split.clear()
+        _bytes = 0
 
 
 @receiver(file_changed)

@@ -163,22 +163,27 @@ def table_values(
     return data
 
 
+_UNSET: Any = object()
+
+
 def runout_of(snapshot: Snapshot) -> dict[str, Any] | None:
     """The odds of a finished hand's run-out (``engine.runout.runout_dict``), once per
     version: only hands that were turned face up and the board, which every phone sees."""
     game = snapshot.game
     if game is None or game.hand is None or not game.hand.finished:
         return None
-    if "runout" not in snapshot.memo:
-        odds = runout_dict(game.hand)
-        if odds is not None:
-            # How long each street shows (tables.write.deadlines.deadline_for waits as long).
-            odds["step"] = round(
-                1000 * settings.TABLES_NEXT_HAND_PAUSE * settings.TABLES_RUNOUT_STEP
-            )
-        snapshot.memo["runout"] = odds
-    found: dict[str, Any] | None = snapshot.memo["runout"]
-    return found
+    memo = snapshot.memo
+    found: dict[str, Any] | None = memo.get("runout", _UNSET)
+    if found is not _UNSET:
+        return found
+    odds = runout_dict(game.hand)
+    if odds is not None:
+        # How long each street shows (tables.write.deadlines.deadline_for waits as long).
+        odds["step"] = round(
+            1000 * settings.TABLES_NEXT_HAND_PAUSE * settings.TABLES_RUNOUT_STEP
+        )
+    memo["runout"] = odds  # the memo of a version no longer the newest may be emptied
+    return odds
 
 
 def view_of(snapshot: Snapshot, viewer: int | None) -> dict[str, Any] | None:
@@ -218,13 +223,16 @@ def log_of(snapshot: Snapshot, language: str | None = None) -> list[str]:
     names = tuple((p, s.name) for p, s in sorted(snapshot.seats.items()))
     # The deck tells this hand from any other (it never leaves the process).
     deal = bytes([card.id for card in hand.deck])
-    key = (snapshot.id, snapshot.created_at, game.hand_number, deal, language, names)
+    key = (snapshot.id, snapshot.created_at, language)  # one log a table and language...
+    this_hand = (game.hand_number, deal, names)  # ...of the hand it describes
 
     def read(log: Log) -> list[str]:
         log.add(visible_events(hand, None, log.count))
         return list(log.lines)
 
-    lines = cache.read_log(key, len(hand.events), lambda: Log(_namer(dict(names))), read)
+    lines = cache.read_log(
+        key, len(hand.events), lambda: Log(_namer(dict(names))), read, this_hand
+    )
     snapshot.memo[("log", language)] = lines
     return lines
 

@@ -108,3 +108,37 @@ def test_equal_values_find_the_same_kept_part_whatever_objects_hold_them() -> No
     fragments.render_component(CHIPS, first)
     fragments.render_component(CHIPS, second)
     assert len(fragments._cache) == 1
+
+
+def test_kept_drawings_are_bounded_by_their_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Drawings vary in size: the oldest go once the kept ones hold ``KEPT_BYTES``, and the
+    bytes counted stay those of the drawings kept."""
+    fragments.clear()
+    first = {"amount": 1, "kind": "bet", "label": "x" * 3000}
+    fragments.render_component(CHIPS, first)
+    one = fragments._bytes
+    assert one > 3000
+    monkeypatch.setattr(fragments, "KEPT_BYTES", 3 * one)
+    for amount in range(2, 6):
+        fragments.render_component(CHIPS, {**first, "amount": amount})
+    assert len(fragments._cache) == 3  # the two oldest went, though far fewer than KEPT
+    assert fragments._bytes == sum(fragments._size(k, v) for k, v in fragments._cache.items())
+    assert fragments._bytes <= fragments.KEPT_BYTES
+    fragments.clear()
+    assert fragments._bytes == 0
+
+
+def test_a_drawing_with_slots_is_kept_once_cut_at_them() -> None:
+    """The cut drawing is what is kept (no second copy of it to outlive it), and the drawing
+    given without values is the one drawn, its markers where the slots are."""
+    fragments.clear()
+    params = {"amount": fragments.slot("amount"), "kind": "pot", "label": "Pot"}
+    bare = fragments.render_component(CHIPS, params)
+    filled = fragments.render_component(CHIPS, params, fill={"amount": 30})
+    assert len(fragments._cache) == 1
+    kept = next(iter(fragments._cache.values()))
+    assert type(kept) is tuple and kept[1::2] == ("amount",) * len(kept[1::2])
+    from django.template.loader import get_template
+
+    assert bare == get_template(CHIPS).render(params)
+    assert filled == bare.replace(fragments.slot("amount"), "30")
