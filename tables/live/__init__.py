@@ -7,6 +7,7 @@
   ``frames``: what that connection is shown at a version (``shared``: the part of it every
   connection is shown alike, worked out once per version); ``screens``: the play and watch screens
   laid out from kept drawings (the log, hand names and QR codes are drawn in ``tables.draw``);
+  ``kept``: a frame's parts, each sent again only when it changed (the page keeps them);
 - ``talk``: table talk on the phones; ``host``: the host's controls and their menu; ``late``: a
   friend arriving late (the offer, the host's requests); ``reasons``: why a computer player did
   that, at a learning table; ``moved``: where a tournament moved this phone's player;

@@ -24,7 +24,35 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs
 
-from tables.live.screens import Parts
+# A frame in its parts (tables.live.screens.play_frame_parts): (name, text), the name "" for
+# what is new in every frame.
+Parts = list[tuple[str, str]]
+
+_LOG_LIST = '<ol class="log" id="log" data-testid="log">'
+_LAST_LINE = '<p class="log-line'
+
+
+def log_pieces(text: str) -> Parts:
+    """The log drawer in three parts: its lines (new at every change) apart from what is
+    around them (the same all hand: the deck's sentence, the links, the sound switch)."""
+    start = text.find(_LOG_LIST)
+    end = text.find("</ol>", start)
+    if start < 0 or end < 0:
+        return [("log", text)]
+    start += len(_LOG_LIST)
+    return [("log", text[:start]), ("log-lines", text[start:end]), ("log-end", text[end:])]
+
+
+def center_pieces(text: str) -> Parts:
+    """The middle of the table in parts: the last line of the log (new at every change) apart
+    from the board and the pots (new when cards come or chips are gathered)."""
+    start = text.find(_LAST_LINE)
+    end = text.find("</p>", start)
+    if start < 0 or end < 0:
+        return [("center", text)]
+    end += len("</p>")
+    return [("center", text[:start]), ("last-line", text[start:end]), ("center-end", text[end:])]
+
 
 PARAM = "parts"  # the socket's query parameter asking for kept parts
 

@@ -32,6 +32,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tables.cache import printed, render_component, slot
+from tables.live.kept import Parts, center_pieces, log_pieces
 from tables.live.shared import data_json, table_data
 
 
@@ -40,11 +41,6 @@ def play_frame(context: Any) -> SafeString:
     template around it: the section carrying the version, the screen, a notice if any, and the
     frame's data for scripts."""
     return SafeString("".join([text for _, text in play_frame_parts(context)]))
-
-
-# A frame in its parts: (name, text), the name "" for what is new in every frame. A socket
-# that keeps parts (tables.live.kept) sends a part again only when its text changed.
-Parts = list[tuple[str, str]]
 
 
 def play_frame_parts(context: Any) -> Parts:
@@ -281,7 +277,7 @@ def _top_bar(context: Any, kept: _Kept) -> Parts:
         ("info", kept.part((top["watching"],), "table/_table_info.html", {"top": top})),
         # (each part ends with a line break: nothing between them)
         # The log grows by a line or so at every change: its frame is kept, the lines filled in.
-        *_log_pieces(kept.part((bool(persp.mine), bool(top["deck"])), "table/_log_drawer.html", {
+        *log_pieces(kept.part((bool(persp.mine), bool(top["deck"])), "table/_log_drawer.html", {
             "log": slot("log") if context["log_tail"] else "",
             "deck": slot("deck") if top["deck"] else "",
             "history": bool(persp.mine), "history_url": slot("history_url"),
@@ -337,7 +333,7 @@ def _ring(context: Any, kept: _Kept) -> Parts:
         # The last line of the log and the event count change at every version, the board and
         # the pots when cards come or chips go in: all are written into one drawing kept for
         # every table (the board and the pots are drawn apart, each kept as such).
-        *_center_pieces(kept.part((), "table/_table_center.html", {
+        *center_pieces(kept.part((), "table/_table_center.html", {
             "code": slot("code"), "board": slot("board"), "pots": slot("pots"), "center": {
                 "finished": center["finished"],
                 "last_line": slot("last_line") if center["last_line"] else "",
@@ -359,30 +355,6 @@ def _ring(context: Any, kept: _Kept) -> Parts:
 
 _SEAT_NAMES = {position: f"seat-{position}" for position in range(16)}
 
-_LOG_LIST = '<ol class="log" id="log" data-testid="log">'
-_LAST_LINE = '<p class="log-line'
-
-
-def _log_pieces(text: str) -> Parts:
-    """The log drawer in three parts: its lines (new at every change) apart from what is
-    around them (the same all hand: the deck's sentence, the links, the sound switch)."""
-    start = text.find(_LOG_LIST)
-    end = text.find("</ol>", start)
-    if start < 0 or end < 0:
-        return [("log", text)]
-    start += len(_LOG_LIST)
-    return [("log", text[:start]), ("log-lines", text[start:end]), ("log-end", text[end:])]
-
-
-def _center_pieces(text: str) -> Parts:
-    """The middle of the table in parts: the last line of the log (new at every change) apart
-    from the board and the pots (new when cards come or chips are gathered)."""
-    start = text.find(_LAST_LINE)
-    end = text.find("</p>", start)
-    if start < 0 or end < 0:
-        return [("center", text)]
-    end += len("</p>")
-    return [("center", text[:start]), ("last-line", text[start:end]), ("center-end", text[end:])]
 
 
 def _seat_li(kept: _Kept, seat: dict[str, Any]) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import random
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -13,7 +14,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
-from engine.game import Game
+from engine.game import Game, GameSettings
 from tables import cache
 from tables.cache import SeatInfo, Snapshot
 from tables.live.frames import FrameOptions, render_frame
@@ -100,3 +101,37 @@ async def announced(changes: int = 20) -> list[dict[str, Any]]:
         await announcing.write_then_notify(next_change, table, hashes, rng)
         messages.append(await asyncio.wait_for(layer.receive(channel), 5))
     return messages
+
+
+def played(hands: int, seed: int) -> list[Snapshot]:
+    """Every version of a four-seat table over a few hands (bets, raises, folds, all ins)."""
+    rng = random.Random(seed)
+    game = Game(GameSettings(), {s: s in PERSONS for s in range(4)}, rng=rng)
+    out: list[Snapshot] = []
+    for _ in range(hands):
+        if game.finished:
+            break
+        hand = game.start_hand(seed=rng.getrandbits(32))
+        out.append(snapshot_of(Game.from_dict(game.to_dict()), len(out) + 1))
+        while not hand.finished:
+            legal = hand.legal_actions()
+            assert legal is not None
+            r = rng.random()
+            if legal.bet_or_raise is not None and legal.min_to is not None and r < 0.25:
+                game.act(legal.seat, legal.bet_or_raise, legal.min_to)
+            elif not legal.can_check and r < 0.45:
+                game.act(legal.seat, "fold")
+            elif legal.bet_or_raise is not None and r < 0.5:
+                game.act(legal.seat, "all_in")
+            else:
+                game.act(legal.seat, "check" if legal.can_check else "call")
+            out.append(snapshot_of(Game.from_dict(game.to_dict()), len(out) + 1))
+    return out
+
+
+def same(text: str) -> str:
+    """A frame without what differs from one drawing to the next (the ids of the action
+    forms, the seconds left on the clock)."""
+    text = re.sub(r"[0-9a-f]{32}", "ID", text)
+    text = re.sub(r"(data-countdown-secs>)\d+", r"\1S", text)
+    return re.sub(r'(data-remaining="|"remaining":)[\d.]+', r"\1R", text)

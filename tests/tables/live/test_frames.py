@@ -15,14 +15,14 @@ from django.utils import timezone, translation
 from django.utils.safestring import SafeString
 
 from engine.game import Game, GameSettings
-from tables.cache import Snapshot, fragments
+from tables.cache import fragments
 from tables.draw.hand_names import hand_name
 from tables.live import screens
 from tables.live.frames import FrameOptions
 from tables.live.perspective import PassState, perspective
 from tests.engine.helpers import legal_now
 from tests.tables.helpers import allowed_cards, leaked_cards
-from tests.tables.helpers.frames import PERSONS, draw, snapshot_of
+from tests.tables.helpers.frames import PERSONS, draw, played, same, snapshot_of
 
 
 def passive(game: Game) -> None:
@@ -106,40 +106,6 @@ def test_p1_an_away_seat_is_drawn_away_to_everyone_also_at_its_own_turn() -> Non
     assert away_seats(draw(base, [to_act]).text, to_act) == []
 
 
-def played(hands: int, seed: int) -> list[Snapshot]:
-    """Every version of a four-seat table over a few hands (bets, raises, folds, all ins)."""
-    rng = random.Random(seed)
-    game = Game(GameSettings(), {s: s in PERSONS for s in range(4)}, rng=rng)
-    out: list[Snapshot] = []
-    for _ in range(hands):
-        if game.finished:
-            break
-        hand = game.start_hand(seed=rng.getrandbits(32))
-        out.append(snapshot_of(Game.from_dict(game.to_dict()), len(out) + 1))
-        while not hand.finished:
-            legal = hand.legal_actions()
-            assert legal is not None
-            r = rng.random()
-            if legal.bet_or_raise is not None and legal.min_to is not None and r < 0.25:
-                game.act(legal.seat, legal.bet_or_raise, legal.min_to)
-            elif not legal.can_check and r < 0.45:
-                game.act(legal.seat, "fold")
-            elif legal.bet_or_raise is not None and r < 0.5:
-                game.act(legal.seat, "all_in")
-            else:
-                game.act(legal.seat, "check" if legal.can_check else "call")
-            out.append(snapshot_of(Game.from_dict(game.to_dict()), len(out) + 1))
-    return out
-
-
-def _same(text: str) -> str:
-    """A frame without what differs from one drawing to the next (the ids of the action
-    forms, the seconds left on the clock)."""
-    text = re.sub(r"[0-9a-f]{32}", "ID", text)
-    text = re.sub(r"(data-countdown-secs>)\d+", r"\1S", text)
-    return re.sub(r'(data-remaining="|"remaining":)[\d.]+', r"\1R", text)
-
-
 def test_frames_drawn_from_shared_parts_equal_frames_drawn_from_scratch() -> None:
     fragments.clear()
     viewers: list[list[int]] = [[0], [1], [2], [], [0, 1]]
@@ -152,7 +118,7 @@ def test_frames_drawn_from_shared_parts_equal_frames_drawn_from_scratch() -> Non
             again = draw(snapshot, mine)  # every part from the caches now
             fragments.clear()
             scratch = draw(dataclasses.replace(snapshot, memo={}), mine)
-            assert _same(frame.text) == _same(again.text) == _same(scratch.text)
+            assert same(frame.text) == same(again.text) == same(scratch.text)
             viewer = frame.data["you"]
             assert not leaked_cards(frame.text, allowed_cards(state, viewer)), (mine, viewer)
             checked += 1
@@ -297,7 +263,7 @@ def test_the_seconds_left_are_written_into_kept_drawings_never_drawn_again() -> 
         rings = [re.findall(r'data-remaining="([\d.]+)"', f.text) for f in (first, later)]
         assert len(rings[0]) == len(rings[1]) == 1 and float(rings[0][0]) > float(rings[1][0])
         assert re.search(r"data-countdown-secs>(\d+)<", later.text).group(1) in ("8", "9")  # type: ignore[union-attr]
-        assert _same(first.text) == _same(later.text)
+        assert same(first.text) == same(later.text)
 
 
 def test_another_table_playing_the_same_cards_draws_nothing_again() -> None:

@@ -10,7 +10,7 @@ from tables.cache import Snapshot
 from tables.live.frames import FrameOptions, render_frame
 from tables.live.kept import KeptParts, wants_parts, whole
 from tables.live.perspective import PassState, perspective
-from tests.tables.live.test_frames import _same, played
+from tests.tables.helpers.frames import played, same
 
 
 def _frame(snapshot: Snapshot, mine: list[int], kept: KeptParts | None) -> str:
@@ -30,7 +30,7 @@ def test_frames_sent_as_kept_parts_are_the_frames_in_fewer_bytes() -> None:
             frame = _frame(snapshot, mine, None)
             made = whole(text, page)
             assert made is not None
-            assert _same(made) == _same(frame)
+            assert same(made) == same(frame)
             assert "<x-" not in made
             sent += len(text)
             drawn += len(frame)
@@ -64,7 +64,7 @@ def test_a_name_that_looks_like_a_marker_is_only_text() -> None:
     snapshot = dataclasses.replace(snapshot, seats=seats, memo={})
     server, page = KeptParts(), dict[str, str]()
     made = whole(_frame(snapshot, [0], server), page)
-    assert made is not None and _same(made) == _same(_frame(snapshot, [0], None))
+    assert made is not None and same(made) == same(_frame(snapshot, [0], None))
     assert trick not in made and "&lt;/x-p&gt;" in made
 
 
