@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tests.browser.helpers import JS_ERRORS, LiveServer, take_turn
+from tests.browser.helpers import JS_ERRORS, LiveServer, take_turn, wait_connection
 from tests.browser.helpers import SCREENSHOTS as SCREENSHOTS_DIR
 from tests.browser.layout import SIZES, computer_table, freeze, laid_out, settle, still_phone, thaw
 
@@ -126,7 +126,9 @@ def test_a_turn_arriving_while_table_talk_is_open_is_shown_at_once(
     page.set_viewport_size({"width": 320, "height": 568})
     computer_table(page, app_server, seats=6, level="easy")
     page.get_by_test_id("action-bar").wait_for()
-    take_turn(page)
+    # The bar's buttons work once the page's socket is open (a loaded machine takes a while).
+    wait_connection(page, "open")
+    assert take_turn(page), "the turn was taken"
     page.get_by_test_id("action-bar").wait_for(state="detached")
     page.locator("[data-chat-toggle]").click()
     page.locator("[data-chat-panel]").wait_for()
