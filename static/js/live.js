@@ -456,6 +456,7 @@
     reconnect: function () { tries = 0; connect(); },
     delayFor: delayFor,  /* for tests: the back-off's policy */
     connectWait: connectWait,  /* for tests: how long a try is given */
+    handshake: function () { return handshake; },  /* for tests: the last one timed */
   };
 
   function start() {

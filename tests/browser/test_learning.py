@@ -8,6 +8,8 @@ import json
 import time
 from typing import Any, cast
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from tests.browser.helpers import (
     JS_ERRORS,
     LiveServer,
@@ -84,7 +86,15 @@ def test_the_hint_and_the_replayer_explain_the_players_own_decisions(
     # The hand the hint is taken in: not always the first (the computer players may fold the
     # first one round to Bina's big blind, and then she never acts in it).
     hinted = int(phone.evaluate("() => document.querySelector('[data-hand]').dataset.hand"))
-    phone.get_by_test_id("hint").click()
+    # A view arriving as the page's socket opens (the table moved on while it loaded) draws
+    # the bar again, and the hint box in it: ask again until the hint is shown.
+    for _ in range(3):
+        phone.get_by_test_id("hint").click()
+        try:
+            phone.get_by_test_id("hint-lines").wait_for(timeout=10_000)
+            break
+        except PlaywrightTimeout:
+            continue
     phone.get_by_test_id("hint-lines").wait_for()
     screenshot(phone, "learn-hint")
     text = phone.get_by_test_id("hint-lines").inner_text()

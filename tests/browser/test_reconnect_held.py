@@ -67,5 +67,9 @@ def test_a_try_held_by_a_server_coming_up_does_not_keep_the_page_from_being_live
         )
         _current(phone, app_server, code)
         # This machine's handshakes take milliseconds: a try is given far less than 6 s.
-        assert 1500 <= phone.evaluate("() => Holdem.live.connectWait()") < 6000
+        # A try is given four times the last reconnection's handshake, within 1.5..6 s (a
+        # loaded machine's handshakes can take over a second: the policy, not the machine).
+        shake = phone.evaluate("() => Holdem.live.handshake()")
+        assert shake > 0, "the reconnection was timed"
+        assert phone.evaluate("() => Holdem.live.connectWait()") == min(6000, max(1500, 4 * shake))
     assert not JS_ERRORS, JS_ERRORS
