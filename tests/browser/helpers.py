@@ -153,12 +153,21 @@ def frame(page: Any) -> dict[str, Any]:
 
 
 def hand_number(page: Any) -> int:
-    # One read in the page: the element may be swapped out by a new view at any moment.
-    number = page.evaluate(
-        "() => { const e = document.querySelector('[data-hand]');"
-        " return e ? Number(e.dataset.hand) || 0 : 0; }"
-    )
-    return int(number)
+    """The hand on screen (0: none yet). One read in the page: the element may be swapped out
+    by a new view at any moment; while the page is navigating (the table's page still loading
+    after the form that made it), read again once it has loaded."""
+    for _ in range(20):
+        try:
+            number = page.evaluate(
+                "() => { const e = document.querySelector('[data-hand]');"
+                " return e ? Number(e.dataset.hand) || 0 : 0; }"
+            )
+            return int(number)
+        except PlaywrightError as exc:
+            if "navigat" not in str(exc) and "context was destroyed" not in str(exc):
+                raise
+            page.wait_for_load_state()
+    return 0
 
 
 def wait_connection(page: Any, state: str) -> None:
