@@ -23,8 +23,7 @@ from django.utils import timezone
 
 from tables import cache, clock
 from tables.models import Table
-from tables.write import lobby
-from tests.tables.helpers import new_session
+from tests.tables.helpers import computer_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -106,22 +105,7 @@ async def _run(time: LoopTime) -> None:
     await database_sync_to_async(lambda: None)()  # nothing of the loop's left in the thread
 
 
-def _computer_turn() -> Table:
-    """A table of one person and three computer players at a computer player's turn (due in
-    an hour: nothing comes due unless a test says so), its newest version held here."""
-    table = lobby.create_table(
-        new_session(), ["Asha"], lobby.TableSettings(seat_count=4), Table.Mode.COMPUTER
-    )
-    for _ in range(10):
-        row = Table.objects.get(pk=table.id)
-        if row.deadline_kind == Table.Deadline.BOT:
-            break
-        assert row.next_deadline is not None
-        clock.tick(row.next_deadline + timedelta(seconds=1))  # the person times out
-    assert row.deadline_kind == Table.Deadline.BOT and row.next_deadline is not None
-    held = cache.load_snapshot(row.id)  # as a connection here draws it (if not written here)
-    assert held is not None and held.version == row.version
-    return row
+
 
 
 @pytest.fixture(autouse=True)
@@ -141,7 +125,7 @@ async def test_a_paused_shared_table_resumed_by_hand_fires_within_a_look_of_its_
     loaded it), then an operator resumes it in the database by hand, the same version, with a
     deadline half a second on. No process holds that deadline as due: only a look in the
     database fires it, and the looks had spaced out (nothing else was due)."""
-    row = await database_sync_to_async(_computer_turn)()
+    row = await database_sync_to_async(computer_turn)()
 
     def paused_and_held() -> None:
         Table.objects.filter(pk=row.id).update(paused=True)
@@ -174,7 +158,7 @@ async def test_a_deadline_left_to_the_process_that_wrote_it_is_fired_here_if_it_
     look here finds its deadline just due: left to that process, whose held tick should fire
     it. It did not (stopped, or its hold is stale): the next look here, a second on at most,
     fires it, not the next spaced one."""
-    row = await database_sync_to_async(_computer_turn)()
+    row = await database_sync_to_async(computer_turn)()
     written, due = 14.75, 14.75  # due just before the look at 15 s (looks: 0, 1, 3, 7, 15)
 
     def written_elsewhere() -> None:
@@ -201,7 +185,7 @@ async def test_the_looks_still_space_out_while_the_due_deadlines_are_held_here(
     """The saving kept: a table held here, not paused, nothing due elsewhere; its deadline
     fires from the held version at its tick, and the database is asked 1, 2, 4, then 8 s
     apart."""
-    row = await database_sync_to_async(_computer_turn)()
+    row = await database_sync_to_async(computer_turn)()
     due = 10.0
 
     def moved_by_this_process() -> None:
@@ -225,7 +209,7 @@ def test_a_look_fires_at_once_a_deadline_held_here_paused_and_resumed_by_hand(
 ) -> None:
     """Not left a second to another process: every process holding that version holds it
     paused, so no held tick fires it."""
-    row = _computer_turn()
+    row = computer_turn()
     Table.objects.filter(pk=row.id).update(paused=True)
     assert cache.load_snapshot(row.id, check_cache=False) is not None  # held here paused
     assert cache.holds_paused()
@@ -240,7 +224,7 @@ def test_a_look_fires_at_once_a_deadline_held_here_paused_and_resumed_by_hand(
 
 def test_a_look_leaves_a_just_due_deadline_to_the_process_that_wrote_it_and_says_for_how_long(
 ) -> None:
-    row = _computer_turn()
+    row = computer_turn()
     now = timezone.now()
     # Another process wrote a new version (this one holds the one before).
     Table.objects.filter(pk=row.id).update(version=row.version + 1, next_deadline=now)

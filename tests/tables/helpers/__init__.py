@@ -309,3 +309,26 @@ def first_person_turn(table_id: int) -> tuple[int, int]:
 def my_cards(frame: Frame) -> list[str]:
     mine = frame.text.split('id="my-cards"', 1)[1].split("</div>", 1)[0]
     return re.findall(r'data-card="(\w\w)"', mine)
+
+
+def computer_turn() -> Table:
+    """A table of one person and three computer players at a computer player's turn (its
+    person timed out by the clock), its newest version held in this process (loaded to draw
+    it, as a connection does)."""
+    from datetime import timedelta
+
+    from tables import clock
+
+    table = lobby.create_table(
+        new_session(), ["Asha"], lobby.TableSettings(seat_count=4), Table.Mode.COMPUTER
+    )
+    for _ in range(10):
+        row = Table.objects.get(pk=table.id)
+        if row.deadline_kind == Table.Deadline.BOT:
+            break
+        assert row.next_deadline is not None
+        clock.tick(row.next_deadline + timedelta(seconds=1))  # the person times out
+    assert row.deadline_kind == Table.Deadline.BOT and row.next_deadline is not None
+    held = cache.load_snapshot(row.id)
+    assert held is not None and held.version == row.version
+    return row

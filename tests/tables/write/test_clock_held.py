@@ -16,28 +16,12 @@ from django.test.utils import CaptureQueriesContext
 
 from tables import cache, clock
 from tables.models import Table
-from tables.write import lobby
-from tests.tables.helpers import new_session
+from tests.tables.helpers import computer_turn
 
 pytestmark = pytest.mark.django_db
 
 
-def _computer_turn() -> Table:
-    """A table of one person and three computer players at a computer player's turn, its
-    version held in this process (loaded to draw it, as a connection does)."""
-    table = lobby.create_table(
-        new_session(), ["Asha"], lobby.TableSettings(seat_count=4), Table.Mode.COMPUTER
-    )
-    for _ in range(10):
-        row = Table.objects.get(pk=table.id)
-        if row.deadline_kind == Table.Deadline.BOT:
-            break
-        assert row.next_deadline is not None
-        clock.tick(row.next_deadline + timedelta(seconds=1))  # the person times out
-    assert row.deadline_kind == Table.Deadline.BOT and row.next_deadline is not None
-    held = cache.load_snapshot(table.id)
-    assert held is not None and held.version == row.version
-    return row
+
 
 
 async def _version_after_loop(row: Table, **looks: float) -> int:
@@ -62,7 +46,7 @@ async def _version_after_loop(row: Table, **looks: float) -> int:
 
 
 def test_p2_a_held_tables_computer_player_acts_without_the_table_being_read() -> None:
-    row = _computer_turn()
+    row = computer_turn()
     assert row.next_deadline is not None
     assert clock.tick(row.next_deadline - timedelta(seconds=0.5), held=True) == 0
     with CaptureQueriesContext(connection) as queries:
@@ -73,7 +57,7 @@ def test_p2_a_held_tables_computer_player_acts_without_the_table_being_read() ->
 
 
 def test_a_held_version_behind_the_database_is_not_fired_and_not_tried_again() -> None:
-    row = _computer_turn()
+    row = computer_turn()
     assert row.next_deadline is not None
     # Another process wrote the table since (here by hand: a new version this process does
     # not hold, its deadline still due).
@@ -94,7 +78,7 @@ async def test_the_clock_loop_fires_a_held_deadline_between_its_looks_in_the_dat
     settings: LazySettings,
 ) -> None:
     settings.TABLES_BOT_PAUSE = (3.0, 3.0)  # due after the loop's first look in the database
-    row = await database_sync_to_async(_computer_turn)()
+    row = await database_sync_to_async(computer_turn)()
     # One look in the database when the loop starts (nothing due yet), none for an hour after.
     assert await _version_after_loop(row, poll=3600) > row.version
 
@@ -102,7 +86,7 @@ async def test_the_clock_loop_fires_a_held_deadline_between_its_looks_in_the_dat
 def test_a_table_resumed_by_hand_fires_from_the_databases_row_not_the_held_one() -> None:
     """An operator may pause or resume a table in the database by hand, without a new version:
     the clock's look in the database fires from the row as it is there."""
-    row = _computer_turn()
+    row = computer_turn()
     assert row.next_deadline is not None
     Table.objects.filter(pk=row.id).update(paused=True)
     held = cache.load_snapshot(row.id, check_cache=False)  # this process holds it paused
@@ -117,7 +101,7 @@ def test_a_table_resumed_by_hand_fires_from_the_databases_row_not_the_held_one()
 def test_a_held_table_that_is_gone_is_logged_once_and_not_tried_again_from_memory(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    row = _computer_turn()
+    row = computer_turn()
     assert row.next_deadline is not None
     Table.objects.filter(pk=row.id).delete()  # deleted by staff while this process held it
     later = row.next_deadline + timedelta(seconds=0.1)
@@ -144,7 +128,7 @@ def test_the_looks_in_the_database_grow_apart_while_they_find_only_held_deadline
 
 
 def test_a_look_in_the_database_counts_the_due_deadlines_not_held_here() -> None:
-    row = _computer_turn()
+    row = computer_turn()
     assert row.next_deadline is not None
     later = row.next_deadline + timedelta(seconds=0.1)
     ticked = clock._tick(later)
@@ -163,13 +147,13 @@ async def test_the_loop_fires_a_deadline_no_process_holds_between_spaced_looks(
     """The looks in the database have grown apart (nothing due but what is held); a table
     nobody holds comes due: a later look fires it."""
     settings.TABLES_BOT_PAUSE = (0.6, 0.6)
-    row = await database_sync_to_async(_computer_turn)()
+    row = await database_sync_to_async(computer_turn)()
     await database_sync_to_async(cache.forget_all)()  # held by no process
     assert await _version_after_loop(row, poll=0.05, most=0.4) > row.version
 
 
 def test_a_look_in_the_database_leaves_a_just_due_deadline_to_the_process_holding_it() -> None:
-    row = _computer_turn()
+    row = computer_turn()
     assert row.next_deadline is not None
     cache.forget_all()  # held by another process, not this one
     just = row.next_deadline + timedelta(seconds=0.3)
@@ -182,7 +166,7 @@ def test_a_look_in_the_database_leaves_a_just_due_deadline_to_the_process_holdin
 
 
 def test_a_look_in_the_database_fires_at_once_what_this_process_holds() -> None:
-    row = _computer_turn()  # held here
+    row = computer_turn()  # held here
     assert row.next_deadline is not None
     ticked = clock._tick(row.next_deadline + timedelta(seconds=0.3), settle=1.0)
     assert (ticked.fired, ticked.found, ticked.elsewhere) == (1, 1, 0)
