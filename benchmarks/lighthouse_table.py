@@ -69,7 +69,8 @@ def _start_server(workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
         subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
     port = free_port()
     server = subprocess.Popen(
-        [python, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        [python, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port),
+         "config.asgi:application"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"

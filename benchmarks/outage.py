@@ -67,7 +67,7 @@ class Daphne:
     def start(self) -> float:
         """Start it; returns the moment (time.time()) its port accepts connections."""
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+            [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(self.port),
              "config.asgi:application"],
             cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )

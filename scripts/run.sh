@@ -15,4 +15,4 @@ collected="${STATIC_ROOT:-staticfiles}/staticfiles.json"
 if [ ! -f "$collected" ] || [ -n "$(find static pyproject.toml -newer "$collected" -print -quit)" ]; then
   python manage.py collectstatic --noinput -v0
 fi
-exec daphne -b "${HOST:-127.0.0.1}" -p "${PORT:-8000}" config.asgi:application
+exec python -m config.serve -b "${HOST:-127.0.0.1}" -p "${PORT:-8000}" config.asgi:application

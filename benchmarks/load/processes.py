@@ -19,7 +19,6 @@ from tests.helpers.servers import free_port, stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "benchmarks" / "out" / "load"
-BIN = Path(sys.executable).parent
 
 
 def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 40) -> None:
@@ -42,7 +41,8 @@ def servers(app: str, count: int, env: dict[str, str], label: str) -> Iterator[l
             port = free_port()
             log = open(OUT / f"{label}-{number}.log", "ab")  # noqa: SIM115 (closed below)
             process = subprocess.Popen(
-                [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "-v", "0", app],
+                [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port),
+                 "-v", "0", app],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
             )
             started.append(Server(port, process, log))

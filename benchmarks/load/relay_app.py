@@ -9,7 +9,7 @@ carrying the same ``#table-data`` JSON the app's frames carry (version, whose tu
 seat), so one load generator drives both. The turn simply passes to the next seat.
 
     DJANGO_SETTINGS_MODULE=benchmarks.load.relay_settings \\
-        daphne -b 127.0.0.1 -p 8100 benchmarks.load.relay_app:application
+        python -m config.serve -b 127.0.0.1 -p 8100 benchmarks.load.relay_app:application
 """
 
 from __future__ import annotations

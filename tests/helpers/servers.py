@@ -159,7 +159,7 @@ class Server:
         self.process: subprocess.Popen[bytes] | None = None
         self.log = log or Path(env.get("SERVER_LOG", os.devnull))
         self.command = command or [
-            sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+            sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(self.port),
             "config.asgi:application",
         ]
 
