@@ -35,7 +35,7 @@ def _same(text: str) -> str:
     """Without what differs between two drawings of one version (action ids, the clock)."""
     return _CLOCK.sub(lambda m: (m.group(1) or m.group(2)) + "S", _IDS.sub("ID", text))
 
-SETTINGS = [(15, 8), (14, 4), (13, 4), (12, 4), (12, 3), (11, 4)]
+SETTINGS = [(15, 8), (14, 4), (13, 4), (13, 3), (13, 2), (13, 1), (12, 4), (12, 3), (11, 4)]
 
 
 def messages(hands: int, seed: int) -> tuple[list[list[str]], list[list[str]]]:

@@ -58,6 +58,7 @@ from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
+from channels.sessions import InstanceSessionWrapper
 from django.conf import settings
 from django.utils.translation import activate
 from django.utils.translation import gettext as _
@@ -67,7 +68,7 @@ from tables.cache import Snapshot, cached_snapshot, derive, load_snapshot
 from tables.draw.tournament_line import tournament_over
 from tables.live import host, moved, out, playing, sight, talk
 from tables.live.frames import FrameOptions, Notice, error_notice, render_frame, render_notice
-from tables.live.inbox import handle_in_order
+from tables.live.inbox import Inbox, handle_in_order
 from tables.live.kept import KeptParts, wants_parts
 from tables.live.langs import language_from_scope, speaking
 from tables.live.perspective import PassState, perspective
@@ -130,6 +131,16 @@ def _saving_slowly() -> str:
     return _("The table is saving slowly; try again in a moment.")
 
 
+def without_session_wrapper(send: Any) -> Any:
+    """The server's own send under Channels' session middleware. The middleware's send saves
+    the session when an HTTP response starts; a websocket never sends one, and its check cost
+    two session lookups for every frame sent."""
+    wrapper = getattr(send, "__self__", None)
+    if isinstance(wrapper, InstanceSessionWrapper):
+        return wrapper.real_send
+    return send
+
+
 def _session_info(session: Any) -> tuple[list[str], str | None]:
     if session is None:
         return [], None
@@ -148,22 +159,33 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """As Channels' own (the scope, this connection's channel, the send), except that the
         messages of the phone and of the channel layer come through one inbox
-        (``tables.live.inbox``): fewer trips through the event loop for every frame."""
+        (``tables.live.inbox``), the tables app's layers putting theirs straight in it: fewer
+        trips through the event loop for every frame."""
         self.scope = scope
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        inbox = Inbox()
         sources = [receive]
+        untap = None
         if self.channel_layer is not None:
             self.channel_name = await self.channel_layer.new_channel()
             channel, layer = self.channel_name, self.channel_layer
+            tap = getattr(layer, "tap", None)
+            if tap is not None:
+                tap(channel, inbox)
+                untap = layer.untap
+            else:  # another layer: read by a task of this connection's
 
-            async def from_layer() -> Any:
-                return await layer.receive(channel)
+                async def from_layer() -> Any:
+                    return await layer.receive(channel)
 
-            self.channel_receive = from_layer
-            sources.append(from_layer)
-        self.base_send = send
-        with contextlib.suppress(StopConsumer):
-            await handle_in_order(sources, self.dispatch)
+                sources.append(from_layer)
+        self.base_send = without_session_wrapper(send)
+        try:
+            with contextlib.suppress(StopConsumer):
+                await handle_in_order(sources, self.dispatch, inbox)
+        finally:
+            if untap is not None:
+                await untap(self.channel_name)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Like Channels' own, without closing stale database connections before every message

@@ -46,6 +46,12 @@ redis-py, which would otherwise subscribe it again on reconnecting (the server f
 the lost connection). A connection's own channel is made even when it cannot be subscribed:
 the app sends only to groups, and the phone joins its group later.
 
+A connection of the tables app hands the layer its inbox (``tap``): what arrives for its
+channel, or for a group it is in, is then put straight in the inbox (``tables.live.inbox``)
+instead of a queue that a task of the connection's reads, and the channel is unsubscribed when
+the connection ends (``untap``; channels-redis did that when the cancelled reader's
+``receive`` ended).
+
 ``config.channel_layers`` names this class for every ``REDIS_URL``.
 """
 
@@ -61,6 +67,7 @@ from channels_redis.utils import _wrap_close, decode_hosts
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
+from tables.live.inbox import Inbox
 from tables.write.announce import LAYER_AWAY
 
 log = logging.getLogger(__name__)
@@ -239,10 +246,45 @@ class _Shard(pubsub.RedisSingleShardConnection):  # type: ignore[misc]  # channe
         return len(told)
 
 
+class _Tap:
+    """Stands in a channel's queue (channels-redis puts what arrives with ``put_nowait``): each
+    message is read and handed to the connection's inbox at once."""
+
+    __slots__ = ("channel", "deserialize", "inbox")
+
+    def __init__(self, inbox: Inbox, deserialize: Any, channel: str) -> None:
+        self.inbox = inbox
+        self.deserialize = deserialize
+        self.channel = channel
+
+    def put_nowait(self, data: bytes) -> None:
+        try:
+            message = self.deserialize(data)
+        except Exception:  # one unreadable message; the receive loop and the others go on
+            log.exception("Redis: a message for %s could not be read", self.channel)
+            return
+        self.inbox.deliver(message)
+
+
 class _LoopLayer(pubsub.RedisPubSubLoopLayer):  # type: ignore[misc]
     def __init__(self, *args: Any, hosts: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, hosts=hosts, **kwargs)
         self._shards = [_Shard(host, self) for host in decode_hosts(hosts)]
+
+    def tap(self, channel: str, inbox: Inbox) -> None:
+        """What arrives for ``channel`` (made by ``new_channel``) goes to ``inbox`` from now on;
+        the channel is never read with ``receive``."""
+        self.channels[channel] = _Tap(inbox, self.channel_layer.deserialize, channel)
+
+    async def untap(self, channel: str) -> None:
+        """The connection of ``channel`` is gone: the channel is forgotten and unsubscribed
+        (what channels-redis's ``receive`` did when the consumer's reader was cancelled)."""
+        if self.channels.pop(channel, None) is None:
+            return
+        try:
+            await self._get_shard(channel).unsubscribe(channel)
+        except Exception:  # logged by the shard when Redis is away; never the caller's trouble
+            log.debug("Redis: %s let go without unsubscribing", channel, exc_info=True)
 
     async def new_channel(self, prefix: str = "specific.") -> str:
         """A connection's own channel, made (not subscribed) while Redis is away."""

@@ -9,7 +9,7 @@ import itertools
 
 import pytest
 
-from tables.live.inbox import INBOX_SIZE, handle_in_order
+from tables.live.inbox import INBOX_SIZE, Inbox, handle_in_order
 
 
 async def test_a_slow_connection_leaves_the_rest_with_their_source() -> None:
@@ -59,3 +59,59 @@ async def test_a_source_that_raises_stops_the_connection_with_its_error() -> Non
     with pytest.raises(ConnectionError, match="the layer is away"):
         await handle_in_order([source], handle)
     assert seen == [1, 1, 1]
+
+
+async def test_a_layer_delivers_straight_to_the_connection_in_order_with_what_is_read() -> None:
+    """A layer's tap (``Inbox.deliver``) wakes the connection with no reader between; what a
+    source reads meanwhile takes its place in the same order."""
+    inbox = Inbox()
+    handled: list[str] = []
+    phone: asyncio.Queue[str] = asyncio.Queue()
+
+    async def handle(message: str) -> None:
+        handled.append(message)
+        if message == "stop":
+            raise asyncio.CancelledError
+
+    task = asyncio.ensure_future(handle_in_order([phone.get], handle, inbox))
+    inbox.deliver("changed 1")
+    await phone.put("tap")
+    while len(handled) < 2:
+        await asyncio.sleep(0)
+    inbox.deliver("changed 2")
+    inbox.deliver("stop")
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert handled == ["changed 1", "tap", "changed 2", "stop"]
+
+
+async def test_a_full_inbox_says_so_and_a_reader_waits_for_room() -> None:
+    inbox = Inbox(size=2)
+    inbox.deliver(1)
+    assert not inbox.full()
+    inbox.deliver(2)
+    assert inbox.full()
+    put = asyncio.ensure_future(inbox.put((None, 3)))
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert not put.done() and len(inbox) == 2
+    assert await inbox.get() == (None, 1)
+    await asyncio.wait_for(put, 1)
+    assert [await inbox.get() for _ in range(2)] == [(None, 2), (None, 3)]
+    waiting = asyncio.ensure_future(inbox.get())
+    await asyncio.sleep(0)
+    assert not waiting.done()
+    inbox.deliver(4)
+    assert await asyncio.wait_for(waiting, 1) == (None, 4)
+
+
+async def test_a_reader_cancelled_while_waiting_for_room_leaves_no_trace() -> None:
+    inbox = Inbox(size=1)
+    inbox.deliver(1)
+    put = asyncio.ensure_future(inbox.put((None, 2)))
+    await asyncio.sleep(0)
+    put.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await put
+    assert await inbox.get() == (None, 1)
+    assert len(inbox) == 0 and not inbox._room

@@ -8,6 +8,7 @@ import pytest
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 
+from tables.live.inbox import Inbox
 from tables.live.layers import LocalChannelLayer
 
 
@@ -82,3 +83,32 @@ async def test_a_full_channel_misses_a_group_message_but_the_others_get_it() -> 
     await layer.group_send("table.1", {"type": "table.changed", "version": 1})
     assert (await asyncio.wait_for(layer.receive(free), 1))["version"] == 1
     assert (await asyncio.wait_for(layer.receive(full), 1))["version"] == 0
+
+
+async def test_a_tapped_channel_gets_its_messages_in_its_inbox_and_nothing_after_untap() -> None:
+    """A connection's inbox handed to the layer (``tap``): a group's message is put straight
+    in it, a copy of its own; a full inbox misses it, as a full channel did; once let go
+    (``untap``) the channel gets nothing more."""
+    layer = LocalChannelLayer()
+    tapped, plain = await layer.new_channel(), await layer.new_channel()
+    inbox = Inbox(size=2)
+    layer.tap(tapped, inbox)
+    for channel in (tapped, plain):
+        await layer.group_add("table.1", channel)
+    sent = {"type": "table.changed", "version": 1, "step": {"actions": [1]}}
+    await layer.group_send("table.1", sent)
+    assert len(inbox) == 1
+    error, message = await inbox.get()
+    assert error is None and message == sent and message is not sent
+    assert message["step"] is not sent["step"]
+    assert (await asyncio.wait_for(layer.receive(plain), 1))["version"] == 1
+    assert tapped not in layer.channels  # no queue made for it
+    await layer.send(tapped, {"type": "table.changed", "version": 2})
+    await layer.send(tapped, {"type": "table.changed", "version": 3})
+    with pytest.raises(ChannelFull):
+        await layer.send(tapped, {"type": "table.changed", "version": 4})
+    await layer.group_send("table.1", {"type": "table.changed", "version": 5})  # missed here
+    assert [(await inbox.get())[1]["version"] for _ in range(2)] == [2, 3]
+    await layer.untap(tapped)
+    await layer.group_send("table.1", {"type": "table.changed", "version": 6})
+    assert len(inbox) == 0
