@@ -380,6 +380,9 @@ class RawSocket:
         self.response = head.decode("latin1")
         assert self.response.startswith("HTTP/1.1 101"), self.response
         self.inflater = zlib.decompressobj(-15)
+        # As a browser: one compressor per connection, kept from message to message (each
+        # message may refer to the ones before), for the window the server asked for.
+        self.deflaters: dict[int, Any] = {}
         self.payloads: list[bytes] = []  # each message as it came, compressed or not
 
     def _exactly(self, count: int) -> bytes:
@@ -413,11 +416,16 @@ class RawSocket:
         return compressed, len(payload), text
 
     def send_text(self, text: str, window_bits: int | None = None) -> None:
-        """A text message, compressed as a browser does it when ``window_bits`` is given."""
+        """A text message, compressed as a browser does it when ``window_bits`` is given (with
+        the messages before it, through the same compressor)."""
         payload = text.encode()
         first = 0x81
         if window_bits is not None:
-            deflater = zlib.compressobj(6, zlib.DEFLATED, -window_bits)
+            deflater = self.deflaters.get(window_bits)
+            if deflater is None:
+                deflater = self.deflaters[window_bits] = zlib.compressobj(
+                    6, zlib.DEFLATED, -window_bits
+                )
             payload = deflater.compress(payload) + deflater.flush(zlib.Z_SYNC_FLUSH)
             assert payload.endswith(DEFLATE_TAIL)
             payload, first = payload[:-4], first | 0x40  # RSV1: compressed
