@@ -4,16 +4,17 @@ Every change sends each phone its table view, and one view differs from the one 
 a few places. A page keeps the view's parts between frames (``tables.live.kept``), so a frame
 holds only the parts that changed: about 5.5 KB of HTML instead of the whole view's 11.8 KB.
 Browsers offer permessage-deflate on every websocket; Daphne does not accept it. With it, a
-frame is written as references to the frames before: about 360 bytes on the wire (measured
+frame is written as references to the frames before: about 440 bytes on the wire (measured
 with ``benchmarks/kept_parts.py``: played tables, every version, every connection), for well
 under a tenth of a millisecond of server time per frame.
 
 ``install()`` (called from ``config.asgi`` when it runs under Daphne) makes Daphne's websocket
 factory accept the offer. Settings, per connection:
 
-- server-to-client window: 16 KB (the frames before, or a whole frame before it for a page
-  that does not keep parts), or less when the phone asks for less; context is kept between
-  frames unless the phone asks otherwise;
+- server-to-client window: 16 KB, of which the last 8 KB sent is referred to (below), or less
+  when the phone asks for less; context is kept between frames unless the phone asks
+  otherwise. A page that does not keep parts (one loaded before a deploy) gets whole frames
+  through the same window: correct, about 1.2 KB each;
 - compressor memory level 4: 72 KB of zlib state instead of zlib's default 256 KB, and only
   while a message is being compressed (``LeanDeflate``, below);
 - phone-to-server window: 1 KB when the phone allows the server to choose (browsers do);
@@ -24,13 +25,14 @@ factory accept the offer. Settings, per connection:
 holds, between two messages, nothing but the last window of text it was sent; a deflate stream
 continues after a flush as a new block, whose back references reach into that window. So the
 server need not keep a compressor (72 KB of zlib state for a 16 KB window, most of a socket's
-memory) from one message to the next: it keeps the window's text (16 KB), and compresses each
-message with a compressor made for it and primed with that text as its dictionary
-(``deflateSetDictionary``), which refers to it as a kept compressor would. The same for the
-phone's messages, with the phone's 1 KB window. Measured with ``benchmarks/kept_parts.py``: the
-same bytes on the wire as a kept compressor, and about the same time (0.061 ms a message for
-16 KB kept as text, 0.047 for 72 KB kept as zlib's state; 0.060 for the 8 KB window kept as
-zlib's state before, 607 bytes a message instead of 356).
+memory) from one message to the next: it keeps the last 8 KB of text it sent
+(``KEPT_TEXT``), and compresses each message with a compressor made for it and primed with that
+text as its dictionary (``deflateSetDictionary``), which refers to it as a kept compressor
+would. The same for the phone's messages, with the phone's 1 KB window. Measured with
+``benchmarks/kept_parts.py`` (kept parts; bytes on the wire and ms a message): 440 bytes and
+0.059 ms, against 356 and 0.047 with the compressor kept (72 KB) and 607 and 0.060 with the
+8 KB window's compressor kept before (40 KB); priming with 16 KB instead of 8 gives 356 bytes
+but costs twice the priming (about 15 microseconds a message on this machine).
 
 Off with ``WEBSOCKET_COMPRESSION=false``. A phone that does not offer it gets plain frames.
 
@@ -53,7 +55,10 @@ from autobahn.websocket.compress import (
     PerMessageDeflateOfferAccept,
 )
 
-WINDOW_BITS = 14  # 16 KB of history per connection, kept as text (zlib allows 9..15)
+WINDOW_BITS = 14  # 16 KB of history per connection (zlib allows 9..15)
+# Of that history the server keeps the last 8 KB of text sent (``LeanDeflate``): priming a
+# compressor with it costs half of 16 KB's, and a frame refers mostly to the one before it.
+KEPT_TEXT = 8192
 MEM_LEVEL = 4  # zlib's internal state: (1 << (MEM_LEVEL + 9)) bytes
 # Phones' own messages are a hundred bytes of JSON: asked to compress them with a 1 KB window
 # (when they allow it; browsers do), the server's inflater holds 1 KB instead of 32 KB.
@@ -119,7 +124,9 @@ class LeanDeflate(PerMessageDeflate):
         data = bytes(self._compressor.flush(zlib.Z_SYNC_FLUSH))
         self._compressor = None
         if not self.server_no_context_takeover and self._out is not None:
-            self._sent = _tail(self._sent, self._out, 1 << self.server_max_window_bits)
+            self._sent = _tail(
+                self._sent, self._out, min(KEPT_TEXT, 1 << self.server_max_window_bits)
+            )
         self._out = None
         return data[:-4]  # permessage-deflate leaves out the flush's empty block's length
 
