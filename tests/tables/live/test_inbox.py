@@ -115,3 +115,26 @@ async def test_a_reader_cancelled_while_waiting_for_room_leaves_no_trace() -> No
         await put
     assert await inbox.get() == (None, 1)
     assert len(inbox) == 0 and not inbox._room
+
+
+async def test_frames_go_to_the_server_past_the_session_wrapper() -> None:
+    """Channels' session middleware wraps ``send`` to save the session when an HTTP response
+    starts; a websocket's frames go to the server's own send instead (no session lookup per
+    frame), and any other send is used as it is."""
+    from channels.sessions import InstanceSessionWrapper
+
+    from tables.live.consumer import without_session_wrapper
+
+    sent: list[dict[str, str]] = []
+
+    async def server_send(message: dict[str, str]) -> None:
+        sent.append(message)
+
+    wrapper = InstanceSessionWrapper(
+        {"type": "websocket", "cookies": {}, "headers": []}, server_send
+    )
+    direct = without_session_wrapper(wrapper.send)
+    assert direct is server_send
+    await direct({"type": "websocket.send", "text": "frame"})
+    assert sent == [{"type": "websocket.send", "text": "frame"}]
+    assert without_session_wrapper(server_send) is server_send
