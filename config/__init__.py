@@ -2,7 +2,8 @@
 
 - ``settings``: the settings, from environment variables; ``database``: ``DATABASE_URL``
   read, several PostgreSQL hosts too (a primary and its standby); ``urls``: the site's URL
-  patterns; ``asgi``: the entry point (HTTP, websockets, the table clock);
+  patterns; ``asgi``: the entry point (HTTP, websockets, the table clock); ``serve``: Daphne
+  started on uvloop's event loop; ``writes``: a frame written to its socket at once;
 - ``channel_layers``: the channel layer for a ``REDIS_URL`` or Redis Sentinels;
   ``compression``: compressed websocket frames; ``unindent``: pages sent without their
   templates' indentation;

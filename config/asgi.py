@@ -81,6 +81,8 @@ if "daphne.server" in sys.modules:
         from config import compression
 
         compression.install()
-    from config import websocket_limits
+    from config import websocket_limits, writes
 
     websocket_limits.install(settings.WEBSOCKET_MAX_MESSAGE)
+    # Frames written to their sockets at once instead of at the event loop's next turn.
+    writes.install()

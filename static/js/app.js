@@ -179,6 +179,8 @@
   function flyChip(icon, from, least, move, opacity, life, delay) {
     var chip = icon.cloneNode(true);
     chip.classList.add("chip-fly");
+    /* Its colours come from the stack it leaves (.chips--pot, --bet...), not from the body. */
+    chip.style.setProperty("--chip", window.getComputedStyle(icon).getPropertyValue("--chip"));
     chip.setAttribute("aria-hidden", "true");
     chip.style.left = from.left + "px";
     chip.style.top = from.top + "px";

@@ -19,6 +19,16 @@ from tests.browser.layout import settle
 
 pytestmark = pytest.mark.slow
 
+# Records the fill of each flying chip's top as it is laid over the page.
+FLOWN_CHIPS = """() => {
+  window.flownChips = [];
+  new MutationObserver((changes) => changes.forEach((change) => change.addedNodes.forEach((n) => {
+    if (!n.classList || !n.classList.contains("chip-fly")) return;
+    const top = n.querySelector(".chips__top");
+    window.flownChips.push(top ? getComputedStyle(top).fill : "none");
+  }))).observe(document.body, {childList: true});
+}"""
+
 
 def _create_table(page: Any, server: LiveServer, name: str, seats: int) -> None:
     page.goto(server.url + "/")
@@ -62,6 +72,9 @@ def test_three_phones_create_join_by_code_and_link_play_to_the_end(
     phones = [asha, bikash, chandra]
     for phone in phones:
         phone.get_by_test_id("table-frame").and_(phone.locator("[data-screen=play]")).wait_for()
+    # The chips that fly (bets into the pot, the pot to its winner) are copies laid over the
+    # page: each is coloured as the stack it leaves, never black for want of its colour.
+    asha.evaluate(FLOWN_CHIPS)
 
     shots = {"table-your-turn": False, "table-bet-sheet": False, "table-showdown": False}
     hands_seen: set[int] = set()
@@ -107,4 +120,7 @@ def test_three_phones_create_join_by_code_and_link_play_to_the_end(
     assert all(shots.values()), shots
     screenshot(asha, "game-over")
     assert asha.get_by_test_id("play-again").count() == 1
+    flown = asha.evaluate("window.flownChips")
+    assert flown, "no chip flew in a whole game"
+    assert all(fill not in ("none", "rgb(0, 0, 0)") for fill in flown), flown
     assert not JS_ERRORS, JS_ERRORS
