@@ -3,7 +3,7 @@
 - ``settings``: the settings, from environment variables; ``database``: ``DATABASE_URL``
   read, several PostgreSQL hosts too (a primary and its standby); ``urls``: the site's URL
   patterns; ``asgi``: the entry point (HTTP, websockets, the table clock); ``serve``: Daphne
-  started on uvloop's event loop; ``writes``: a frame written to its socket at once;
+  started on uvloop's event loop;
 - ``channel_layers``: the channel layer for a ``REDIS_URL`` or Redis Sentinels;
   ``compression``: compressed websocket frames; ``unindent``: pages sent without their
   templates' indentation;

@@ -81,8 +81,6 @@ if "daphne.server" in sys.modules:
         from config import compression
 
         compression.install()
-    from config import websocket_limits, writes
+    from config import websocket_limits
 
     websocket_limits.install(settings.WEBSOCKET_MAX_MESSAGE)
-    # Frames written to their sockets at once instead of at the event loop's next turn.
-    writes.install()

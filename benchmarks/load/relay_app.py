@@ -83,12 +83,10 @@ class RelayConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
 
 if "daphne.server" in sys.modules:
-    # The same server as the app's: it accepts compressed frames from players who offer them,
-    # and writes a frame to its socket at once when it can.
-    from config import compression, writes
+    # The same server as the app's: it accepts compressed frames from players who offer them.
+    from config import compression
 
     compression.install()
-    writes.install()
 
 application = ProtocolTypeRouter(
     {
