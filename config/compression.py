@@ -117,11 +117,11 @@ class LeanDeflate(PerMessageDeflate):
     def compress_message_data(self, data: bytes) -> bytes:
         assert self._out is not None and self._compressor is not None, "data before a start"
         self._out.append(data)
-        return bytes(self._compressor.compress(data))
+        return self._compressor.compress(data)  # type: ignore[no-any-return]
 
     def end_compress_message(self) -> bytes:
         assert self._compressor is not None, "an end before a start"
-        data = bytes(self._compressor.flush(zlib.Z_SYNC_FLUSH))
+        data: bytes = self._compressor.flush(zlib.Z_SYNC_FLUSH)
         self._compressor = None
         if not self.server_no_context_takeover and self._out is not None:
             self._sent = _tail(
@@ -140,8 +140,8 @@ class LeanDeflate(PerMessageDeflate):
         self._in = []
 
     def decompress_message_data(self, data: bytes, max_output_len: int | None = None) -> bytes:
-        inflated = bytes(
-            super().decompress_message_data(data, max_output_len)  # type: ignore[no-untyped-call]
+        inflated: bytes = super().decompress_message_data(  # type: ignore[no-untyped-call]
+            data, max_output_len
         )
         if self._in is not None:
             self._in.append(inflated)

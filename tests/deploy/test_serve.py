@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -34,8 +35,6 @@ def test_uvloop_by_default() -> None:
 
 
 def test_python_loop_when_asked() -> None:
-    import os
-
     assert probe(env={**os.environ, "SERVER_LOOP": "asyncio"}) == "asyncio asyncio.unix_events"
     assert probe("asyncio") == "asyncio asyncio.unix_events"
 
